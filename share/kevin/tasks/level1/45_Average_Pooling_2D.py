@@ -1,0 +1,34 @@
+"""KernelBench-format level 1 task 45: nn.AvgPool2d with padding (padded zeros counted in the mean)."""
+import os
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """2-D average pooling over an NCHW tensor, count_include_pad=True (the default)."""
+
+    def __init__(self, kernel_size: int, stride: int, padding: int):
+        super().__init__()
+        self.pool = nn.AvgPool2d(kernel_size=kernel_size, stride=stride, padding=padding)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.pool(x)
+
+
+PROFILE = os.environ.get("KEVIN_TASK_PROFILE", "small")
+if PROFILE == "gpu":
+    batch_size, channels, height, width = 32, 64, 256, 256
+elif PROFILE == "small":
+    batch_size, channels, height, width = 2, 4, 18, 18
+else:
+    raise ValueError(f"KEVIN_TASK_PROFILE must be 'small' or 'gpu', not {PROFILE!r}")
+kernel_size, stride, padding = 3, 2, 1
+
+
+def get_inputs():
+    return [torch.randn(batch_size, channels, height, width)]
+
+
+def get_init_inputs():
+    return [kernel_size, stride, padding]
