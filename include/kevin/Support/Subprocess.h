@@ -1,0 +1,66 @@
+//===-- kevin/Support/Subprocess.h - run a child process --------*- C++ -*-===//
+//
+// Runs a program with an explicit argv, environment and working directory in
+// its own process group, with a wall-clock timeout after which the whole
+// group is killed, bounded capture of stdout and stderr, and a typed account
+// of how it ended (exit code, signal, timeout). Candidate code runs under
+// this, so nothing it does (forking, closing pipes, ignoring SIGTERM,
+// printing gigabytes) can hang or exhaust the caller.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_SUPPORT_SUBPROCESS_H
+#define KEVIN_SUPPORT_SUBPROCESS_H
+
+#include "kevin/Support/Error.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+struct SubprocessOptions {
+  /// Argv[0] is the program: a path, or a name looked up on PATH.
+  std::vector<std::string> Argv;
+  /// The complete environment as NAME=VALUE; std::nullopt inherits ours.
+  std::optional<std::vector<std::string>> Environment;
+  /// Working directory; empty keeps ours.
+  std::string WorkingDirectory;
+  /// Bytes written to the child's stdin, which is then closed.
+  std::string Stdin;
+  /// Wall-clock limit in seconds; 0 means none.
+  double TimeoutSeconds = 0;
+  /// At most this many bytes of each stream are kept; the rest is read and
+  /// dropped so the child never blocks on a full pipe.
+  size_t MaxCaptureBytes = 1 << 20;
+};
+
+struct SubprocessResult {
+  int ExitCode = -1; ///< The exit status when the child exited, else -1.
+  int Signal = 0;    ///< The signal that ended it, else 0.
+  bool TimedOut = false;
+  std::string Stdout;
+  std::string Stderr;
+  bool StdoutTruncated = false;
+  bool StderrTruncated = false;
+  double WallSeconds = 0;
+
+  /// True when it exited with status 0 in time.
+  bool succeeded() const { return !TimedOut && Signal == 0 && ExitCode == 0; }
+  /// "exited with status 3", "killed by signal 11 (Segmentation fault)",
+  /// "timed out after 2.0 s".
+  std::string describe() const;
+};
+
+/// Runs the child to completion (or timeout). An Error means it could not be
+/// started (no such program, bad working directory); a child that crashes or
+/// times out is a successful call whose result says so.
+Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options);
+
+/// The current environment as NAME=VALUE strings.
+std::vector<std::string> currentEnvironment();
+
+} // namespace kevin
+
+#endif // KEVIN_SUPPORT_SUBPROCESS_H

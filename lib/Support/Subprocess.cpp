@@ -1,0 +1,261 @@
+//===-- Subprocess.cpp - run a child process -----------------------------===//
+//
+// fork/exec with a process group, a poll loop over the child's pipes, a
+// deadline, and a group-wide SIGKILL on timeout and after the child exits
+// (so grandchildren cannot outlive it holding our pipes).
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Support/Subprocess.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace kevin {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// A pipe whose ends are closed on destruction.
+struct Pipe {
+  int Fds[2] = {-1, -1};
+  bool open() { return ::pipe2(Fds, O_CLOEXEC) == 0; }
+  void closeEnd(int I) {
+    if (Fds[I] >= 0)
+      ::close(Fds[I]);
+    Fds[I] = -1;
+  }
+  ~Pipe() {
+    closeEnd(0);
+    closeEnd(1);
+  }
+};
+
+/// Appends up to the capture limit, counting what is dropped.
+void capture(std::string &Into, bool &Truncated, const char *Data, size_t N,
+             size_t Limit) {
+  size_t Room = Into.size() < Limit ? Limit - Into.size() : 0;
+  Into.append(Data, std::min(Room, N));
+  if (N > Room)
+    Truncated = true;
+}
+
+std::vector<char *> toCStrings(std::vector<std::string> &Strings) {
+  std::vector<char *> Pointers;
+  for (std::string &S : Strings)
+    Pointers.push_back(S.data());
+  Pointers.push_back(nullptr);
+  return Pointers;
+}
+
+/// In the child: set up and exec; on failure report errno through ErrorFd.
+[[noreturn]] void execChild(const SubprocessOptions &Options, int StdinFd,
+                            int StdoutFd, int StderrFd, int ErrorFd,
+                            std::vector<char *> &Argv,
+                            std::vector<char *> *Env) {
+  ::setpgid(0, 0);
+  // Restore default signal handling; the parent may ignore SIGPIPE.
+  for (int Sig : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD})
+    ::signal(Sig, SIG_DFL);
+  sigset_t Empty;
+  sigemptyset(&Empty);
+  ::sigprocmask(SIG_SETMASK, &Empty, nullptr);
+  ::dup2(StdinFd, 0);
+  ::dup2(StdoutFd, 1);
+  ::dup2(StderrFd, 2);
+  int Stage = 0;
+  if (!Options.WorkingDirectory.empty() &&
+      ::chdir(Options.WorkingDirectory.c_str()) != 0) {
+    Stage = 1;
+  } else if (Env) {
+    ::execvpe(Argv[0], Argv.data(), Env->data());
+  } else {
+    ::execvp(Argv[0], Argv.data());
+  }
+  int Report[2] = {Stage, errno};
+  ssize_t Ignored = ::write(ErrorFd, Report, sizeof(Report));
+  (void)Ignored;
+  ::_exit(127);
+}
+
+} // namespace
+
+std::string SubprocessResult::describe() const {
+  char Buffer[128];
+  if (TimedOut) {
+    std::snprintf(Buffer, sizeof(Buffer), "timed out after %.1f s",
+                  WallSeconds);
+    return Buffer;
+  }
+  if (Signal) {
+    const char *Name = ::strsignal(Signal);
+    return "killed by signal " + std::to_string(Signal) + " (" +
+           (Name ? Name : "unknown") + ")";
+  }
+  return "exited with status " + std::to_string(ExitCode);
+}
+
+std::vector<std::string> currentEnvironment() {
+  std::vector<std::string> Env;
+  for (char **E = environ; E && *E; ++E)
+    Env.emplace_back(*E);
+  return Env;
+}
+
+Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
+  if (Options.Argv.empty())
+    return Error::make("no program to run");
+  const std::string &Program = Options.Argv.front();
+
+  Pipe In, Out, Err, ExecError;
+  if (!In.open() || !Out.open() || !Err.open() || !ExecError.open())
+    return Error::inFile(Program, std::string("cannot create pipes: ") +
+                                      std::strerror(errno));
+
+  std::vector<std::string> ArgvStrings = Options.Argv;
+  std::vector<char *> Argv = toCStrings(ArgvStrings);
+  std::vector<std::string> EnvStrings;
+  std::vector<char *> Env;
+  if (Options.Environment) {
+    EnvStrings = *Options.Environment;
+    Env = toCStrings(EnvStrings);
+  }
+
+  auto Start = Clock::now();
+  pid_t Pid = ::fork();
+  if (Pid < 0)
+    return Error::inFile(Program, std::string("cannot fork: ") +
+                                      std::strerror(errno));
+  if (Pid == 0)
+    execChild(Options, In.Fds[0], Out.Fds[1], Err.Fds[1], ExecError.Fds[1],
+              Argv, Options.Environment ? &Env : nullptr);
+
+  // Also set the group from the parent, so a kill right away cannot miss.
+  ::setpgid(Pid, Pid);
+  In.closeEnd(0);
+  Out.closeEnd(1);
+  Err.closeEnd(1);
+  ExecError.closeEnd(1);
+
+  int Report[2] = {0, 0};
+  ssize_t Got;
+  do
+    Got = ::read(ExecError.Fds[0], Report, sizeof(Report));
+  while (Got < 0 && errno == EINTR);
+  if (Got == static_cast<ssize_t>(sizeof(Report))) {
+    int Status;
+    ::waitpid(Pid, &Status, 0);
+    if (Report[0] == 1)
+      return Error::inFile(Options.WorkingDirectory,
+                           std::string("cannot enter working directory: ") +
+                               std::strerror(Report[1]));
+    return Error::inFile(Program, std::string("cannot execute: ") +
+                                      std::strerror(Report[1]));
+  }
+
+  SubprocessResult Result;
+  size_t StdinWritten = 0;
+  // A child that exits without reading its stdin must not kill us by SIGPIPE.
+  if (!Options.Stdin.empty())
+    ::signal(SIGPIPE, SIG_IGN);
+  if (Options.Stdin.empty())
+    In.closeEnd(1);
+  else
+    ::fcntl(In.Fds[1], F_SETFL, O_NONBLOCK);
+
+  auto Deadline = Start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(
+                                  Options.TimeoutSeconds));
+  bool Exited = false;
+  int Status = 0;
+  Clock::time_point DrainDeadline;
+  char Buffer[65536];
+  while (Out.Fds[0] >= 0 || Err.Fds[0] >= 0 || !Exited) {
+    if (!Exited) {
+      pid_t W = ::waitpid(Pid, &Status, WNOHANG);
+      if (W == Pid) {
+        Exited = true;
+        // Take any stragglers in the group with it, then drain briefly.
+        ::kill(-Pid, SIGKILL);
+        DrainDeadline = Clock::now() + std::chrono::seconds(1);
+      }
+    }
+    auto Now = Clock::now();
+    if (!Exited && Options.TimeoutSeconds > 0 && Now >= Deadline &&
+        !Result.TimedOut) {
+      Result.TimedOut = true;
+      ::kill(-Pid, SIGKILL);
+    }
+    if (Exited && Now >= DrainDeadline)
+      break;
+
+    struct pollfd Fds[3];
+    int Count = 0;
+    for (int Fd : {Out.Fds[0], Err.Fds[0]})
+      if (Fd >= 0)
+        Fds[Count++] = {Fd, POLLIN, 0};
+    if (In.Fds[1] >= 0)
+      Fds[Count++] = {In.Fds[1], POLLOUT, 0};
+    // Wake at least every 50 ms to notice the child's exit and the deadline.
+    int Wait = 50;
+    if (!Exited && Options.TimeoutSeconds > 0 && !Result.TimedOut) {
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      Deadline - Now)
+                      .count();
+      Wait = static_cast<int>(std::max<long long>(0, std::min<long long>(Left, Wait)));
+    }
+    int Ready = ::poll(Fds, Count, Wait);
+    if (Ready < 0 && errno != EINTR)
+      break;
+    for (int I = 0; I < Count && Ready > 0; ++I) {
+      if (!Fds[I].revents)
+        continue;
+      int Fd = Fds[I].fd;
+      if (Fd == In.Fds[1]) {
+        ssize_t N = ::write(Fd, Options.Stdin.data() + StdinWritten,
+                            Options.Stdin.size() - StdinWritten);
+        if (N > 0)
+          StdinWritten += static_cast<size_t>(N);
+        if ((N < 0 && errno != EAGAIN && errno != EINTR) ||
+            StdinWritten == Options.Stdin.size() ||
+            (Fds[I].revents & (POLLERR | POLLHUP)))
+          In.closeEnd(1);
+        continue;
+      }
+      ssize_t N = ::read(Fd, Buffer, sizeof(Buffer));
+      if (N > 0) {
+        if (Fd == Out.Fds[0])
+          capture(Result.Stdout, Result.StdoutTruncated, Buffer,
+                  static_cast<size_t>(N), Options.MaxCaptureBytes);
+        else
+          capture(Result.Stderr, Result.StderrTruncated, Buffer,
+                  static_cast<size_t>(N), Options.MaxCaptureBytes);
+      } else if (N == 0 || (errno != EINTR && errno != EAGAIN)) {
+        (Fd == Out.Fds[0] ? Out : Err).closeEnd(0);
+      }
+    }
+  }
+  if (!Exited) {
+    ::kill(-Pid, SIGKILL);
+    ::waitpid(Pid, &Status, 0);
+  }
+  Result.WallSeconds =
+      std::chrono::duration<double>(Clock::now() - Start).count();
+  if (WIFEXITED(Status) && !Result.TimedOut)
+    Result.ExitCode = WEXITSTATUS(Status);
+  else if (WIFSIGNALED(Status) && !Result.TimedOut)
+    Result.Signal = WTERMSIG(Status);
+  return Result;
+}
+
+} // namespace kevin

@@ -1,0 +1,99 @@
+//===-- SubprocessTest.cpp - tests for kevin/Support/Subprocess.h --------===//
+#include "kevin/Support/Subprocess.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <unistd.h>
+
+using namespace kevin;
+
+namespace {
+SubprocessResult runShell(const std::string &Script, double Timeout = 10,
+                          size_t Capture = 1 << 20) {
+  SubprocessOptions Options;
+  Options.Argv = {"/bin/sh", "-c", Script};
+  Options.TimeoutSeconds = Timeout;
+  Options.MaxCaptureBytes = Capture;
+  auto Result = runSubprocess(Options);
+  EXPECT_TRUE(Result) << (Result ? "" : Result.error().message());
+  return Result ? *Result : SubprocessResult();
+}
+} // namespace
+
+TEST(SubprocessTest, CapturesOutputAndStatus) {
+  SubprocessResult R = runShell("echo out; echo err >&2; exit 3");
+  EXPECT_EQ(R.ExitCode, 3);
+  EXPECT_EQ(R.Signal, 0);
+  EXPECT_FALSE(R.TimedOut);
+  EXPECT_EQ(R.Stdout, "out\n");
+  EXPECT_EQ(R.Stderr, "err\n");
+  EXPECT_FALSE(R.succeeded());
+  EXPECT_EQ(R.describe(), "exited with status 3");
+}
+
+TEST(SubprocessTest, ReportsSignals) {
+  SubprocessResult R = runShell("kill -SEGV $$");
+  EXPECT_EQ(R.Signal, SIGSEGV);
+  EXPECT_EQ(R.ExitCode, -1);
+  EXPECT_NE(R.describe().find("signal 11"), std::string::npos);
+}
+
+TEST(SubprocessTest, TimeoutKillsTheWholeGroup) {
+  // The grandchild would keep the pipes open for 30 s if it survived.
+  SubprocessResult R = runShell("sleep 30 & sleep 30; echo never", 0.5);
+  EXPECT_TRUE(R.TimedOut);
+  EXPECT_LT(R.WallSeconds, 5.0);
+  EXPECT_EQ(R.Stdout, "");
+  EXPECT_NE(R.describe().find("timed out"), std::string::npos);
+}
+
+TEST(SubprocessTest, BackgroundStragglersDoNotHangACleanExit) {
+  SubprocessResult R = runShell("sleep 30 & echo done", 20);
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_EQ(R.Stdout, "done\n");
+  EXPECT_LT(R.WallSeconds, 5.0);
+}
+
+TEST(SubprocessTest, CaptureIsBounded) {
+  SubprocessResult R = runShell("head -c 1000000 /dev/zero", 20, 1000);
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_EQ(R.Stdout.size(), 1000u);
+  EXPECT_TRUE(R.StdoutTruncated);
+  EXPECT_FALSE(R.StderrTruncated);
+}
+
+TEST(SubprocessTest, EnvironmentCwdAndStdin) {
+  SubprocessOptions Options;
+  Options.Argv = {"/bin/sh", "-c", "echo \"$KEVIN_X\"; pwd; cat"};
+  Options.Environment = std::vector<std::string>{"KEVIN_X=scrubbed"};
+  Options.WorkingDirectory = "/tmp";
+  Options.Stdin = "from stdin";
+  auto R = runSubprocess(Options);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Stdout, "scrubbed\n/tmp\nfrom stdin");
+}
+
+TEST(SubprocessTest, LargeStdinToAChildThatStopsReading) {
+  SubprocessOptions Options;
+  Options.Argv = {"/bin/sh", "-c", "head -c 10 >/dev/null; echo ok"};
+  Options.Stdin = std::string(4 << 20, 'x');
+  Options.TimeoutSeconds = 10;
+  auto R = runSubprocess(Options);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Stdout, "ok\n");
+  EXPECT_FALSE(R->TimedOut);
+}
+
+TEST(SubprocessTest, MissingProgramIsAnError) {
+  SubprocessOptions Options;
+  Options.Argv = {"/nonexistent/kevin-tool"};
+  auto R = runSubprocess(Options);
+  ASSERT_FALSE(R);
+  EXPECT_NE(R.error().message().find("cannot execute"), std::string::npos);
+  Options.Argv = {"/bin/true"};
+  Options.WorkingDirectory = "/nonexistent/dir";
+  R = runSubprocess(Options);
+  ASSERT_FALSE(R);
+  EXPECT_NE(R.error().message().find("working directory"), std::string::npos);
+}
