@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Record.h"
 
+#include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -54,13 +55,30 @@ Expected<Json> parseRecordLine(std::string_view Line,
 }
 
 Expected<bool> RecordReader::next(Record &Out) {
-  std::string Line;
   while (std::getline(In, Line)) {
     ++LineNumber;
     if (Line.find_first_not_of(" \t\r") == std::string::npos)
       continue;
     SourceLocation Where{SourceName, LineNumber, 0};
     auto Value = parseRecordLine(Line, Where);
+    if (!Value)
+      return Value.error();
+    Out.Value = std::move(*Value);
+    Out.Origin = Where;
+    return true;
+  }
+  if (In.bad())
+    return Error::inFile(SourceName, "read error");
+  return false;
+}
+
+Expected<bool> RecordReader::nextFields(Record &Out, const FieldPaths &Paths) {
+  while (std::getline(In, Line)) {
+    ++LineNumber;
+    if (Line.find_first_not_of(" \t\r") == std::string::npos)
+      continue;
+    SourceLocation Where{SourceName, LineNumber, 0};
+    auto Value = parseRecordFields(Line, Where, Paths);
     if (!Value)
       return Value.error();
     Out.Value = std::move(*Value);
@@ -159,6 +177,71 @@ std::string formatRecordLine(const Json &Value) {
 void RecordWriter::write(const Json &Value) {
   Out << formatRecordLine(Value) << '\n';
   Out.flush();
+}
+
+std::string lineWithoutField(std::string_view Line, const Json &Value,
+                             const std::string &Key) {
+  if (!Value.contains(Key))
+    return std::string(Line);
+  Json Copy = Value;
+  Copy.erase(Key);
+  return formatRecordLine(Copy);
+}
+
+std::string appendFieldToLine(std::string_view Line, std::string_view Key,
+                              std::string_view FieldText) {
+  size_t End = Line.find_last_not_of(" \t\r\n");
+  assert(End != std::string_view::npos && Line[End] == '}' &&
+         "a record line ends with '}'");
+  size_t Last = Line.find_last_not_of(" \t\r\n", End - 1);
+  bool Empty = Last != std::string_view::npos && Line[Last] == '{';
+  std::string Out;
+  Out.reserve(End + Key.size() + FieldText.size() + 8);
+  Out.append(Line.substr(0, End));
+  if (!Empty)
+    Out += ',';
+  Out += '"';
+  Out.append(Key);
+  Out += "\":";
+  Out.append(FieldText);
+  Out += '}';
+  return Out;
+}
+
+static Error writeAll(int Fd, const std::string &Name, const char *Data,
+                      size_t Left) {
+  while (Left) {
+    ssize_t N = ::write(Fd, Data, Left);
+    if (N < 0) {
+      if (errno == EINTR)
+        continue;
+      return Error::inFile(Name, std::string("write failed: ") +
+                                     std::strerror(errno));
+    }
+    Data += N;
+    Left -= static_cast<size_t>(N);
+  }
+  return Error::success();
+}
+
+LineWriter::LineWriter(int Fd, std::string Name, bool FlushEachLine)
+    : Fd(Fd), Name(std::move(Name)), FlushEachLine(FlushEachLine) {}
+
+LineWriter::~LineWriter() { (void)flush(); }
+
+Error LineWriter::writeLine(std::string_view Line) {
+  constexpr size_t FlushThreshold = 1 << 16;
+  Buffer.append(Line);
+  Buffer += '\n';
+  if (FlushEachLine || Buffer.size() >= FlushThreshold)
+    return flush();
+  return Error::success();
+}
+
+Error LineWriter::flush() {
+  Error Err = writeAll(Fd, Name, Buffer.data(), Buffer.size());
+  Buffer.clear();
+  return Err;
 }
 
 Expected<DurableRecordLog> DurableRecordLog::open(const std::string &Path) {

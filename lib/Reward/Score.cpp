@@ -1,0 +1,94 @@
+//===-- Score.cpp - the score of one kernel -------------------------------===//
+//
+// Reading the check/run/bench fields of a record and applying Kevin's score
+// formula with its options.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Reward/Score.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kevin {
+
+static Error wrongKind(const Record &R, const char *Path, const char *Kind,
+                       const Json &Field) {
+  return Error::at(R.Origin, describeRecord(R) + ": field '" + Path +
+                                 "' must be " + Kind + ", not " +
+                                 Field.type_name());
+}
+
+Expected<KernelResult> readKernelResult(const Record &R) {
+  KernelResult Result;
+  if (const Json *Ok = findField(R.Value, "check.ok")) {
+    if (!Ok->is_boolean())
+      return wrongKind(R, "check.ok", "a boolean", *Ok);
+    Result.CheckFailed = !Ok->get<bool>();
+  }
+  if (const Json *Findings = findField(R.Value, "check.findings")) {
+    if (!Findings->is_array())
+      return wrongKind(R, "check.findings", "an array", *Findings);
+    Result.FindingCount = Findings->size();
+  }
+  const Json *Correct = findField(R.Value, "run.correct");
+  if (!Correct) {
+    // A kernel the check rejected may never have been run.
+    if (!Result.CheckFailed)
+      return Error::at(R.Origin, describeRecord(R) +
+                                     ": missing required field 'run.correct'");
+  } else if (!Correct->is_boolean()) {
+    return wrongKind(R, "run.correct", "a boolean", *Correct);
+  } else {
+    Result.Correct = Correct->get<bool>();
+  }
+  if (const Json *Speedup = findField(R.Value, "bench.speedup")) {
+    if (Speedup->is_number())
+      Result.Speedup = Speedup->get<double>();
+    else if (!Speedup->is_null())
+      return wrongKind(R, "bench.speedup", "a number or null", *Speedup);
+  }
+  if (const Json *Flags = findField(R.Value, "bench.flags")) {
+    if (!Flags->is_array())
+      return wrongKind(R, "bench.flags", "an array", *Flags);
+    Result.ReviewFlagCount = Flags->size();
+  }
+  return Result;
+}
+
+KernelScore scoreKernel(const KernelResult &Result, const ScoreOptions &Opts) {
+  KernelScore Out;
+  if (Result.CheckFailed) {
+    Out.Flags.push_back(score_flag::CheckFailed);
+    return Out;
+  }
+  if (Opts.ZeroOnFindings && Result.FindingCount) {
+    Out.Flags.push_back(score_flag::CheckFindings);
+    return Out;
+  }
+  if (!Result.Correct)
+    return Out;
+  Out.Correct = true;
+  Out.Score = Opts.CorrectWeight;
+  if (!Result.Speedup) {
+    Out.Flags.push_back(score_flag::NoSpeedup);
+  } else if (!(std::isfinite(*Result.Speedup) && *Result.Speedup > 0)) {
+    Out.Flags.push_back(score_flag::BadSpeedup);
+  } else {
+    Out.Speedup = *Result.Speedup;
+    double Term = *Result.Speedup;
+    if (Opts.SpeedupCap && Term > *Opts.SpeedupCap) {
+      Term = *Opts.SpeedupCap;
+      Out.Flags.push_back(score_flag::SpeedupCapped);
+    }
+    Out.Score += Opts.LogSpeedup ? std::log1p(Term) : Term;
+  }
+  if (Opts.FlagPenalty > 0 && Result.ReviewFlagCount) {
+    Out.Flags.push_back(score_flag::ReviewFlags);
+    Out.Score = std::max(
+        0.0, Out.Score - Opts.FlagPenalty *
+                             static_cast<double>(Result.ReviewFlagCount));
+  }
+  return Out;
+}
+
+} // namespace kevin

@@ -1,0 +1,118 @@
+//===-- kevin-grpo.cpp - group advantages and training rows ---------------===//
+//
+// Reads records scored by kevin-reward (a file, or stdin), groups them,
+// computes GRPO advantages and writes the records with a `grpo` section or,
+// with --emit=rows, training rows. A thin main over lib/GRPO;
+// docs/CommandGuide/kevin-grpo.md.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/GRPO/GRPO.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/ToolMain.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+using namespace kevin;
+
+int main(int Argc, char **Argv) {
+  std::ios::sync_with_stdio(false);
+  CLI::App App("kevin-grpo: group-normalised advantages and training rows",
+               "kevin-grpo");
+  GrpoOptions Opts;
+  std::string InputPath = "-", OutputPath = "-";
+  App.add_option("input", InputPath,
+                 "records scored by kevin-reward ('-' is stdin)");
+  App.add_option("-o,--output", OutputPath,
+                 "where to write the output ('-' is stdout)");
+  std::map<std::string, GroupBy> GroupKinds{{"task", GroupBy::Task},
+                                            {"task-turn", GroupBy::TaskTurn}};
+  App.add_option("--group-by", Opts.By, "the samples normalised together")
+      ->transform(CLI::CheckedTransformer(GroupKinds))
+      ->default_str("task");
+  std::map<std::string, StdMode> StdModes{{"population", StdMode::Population},
+                                          {"sample", StdMode::Sample},
+                                          {"none", StdMode::None}};
+  App.add_option("--std", Opts.Advantage.Std,
+                 "divide by the population or sample std, or not at all "
+                 "(none: Dr. GRPO)")
+      ->transform(CLI::CheckedTransformer(StdModes))
+      ->default_str("population");
+  std::map<std::string, Baseline> Baselines{
+      {"mean", Baseline::Mean}, {"leave-one-out", Baseline::LeaveOneOut}};
+  App.add_option("--baseline", Opts.Advantage.Base,
+                 "subtract the group mean or the mean of the other samples "
+                 "(leave-one-out: RLOO)")
+      ->transform(CLI::CheckedTransformer(Baselines))
+      ->default_str("mean");
+  App.add_option("--eps", Opts.Advantage.Eps, "added to the std before dividing")
+      ->capture_default_str();
+  std::map<std::string, EmitKind> EmitKinds{{"records", EmitKind::Records},
+                                            {"rows", EmitKind::Rows}};
+  App.add_option("--emit", Opts.Emit,
+                 "write the records with a grpo section, or training rows")
+      ->transform(CLI::CheckedTransformer(EmitKinds))
+      ->default_str("records");
+  if (auto Exit = parseCommandLine(App, Argc, Argv))
+    return *Exit;
+  ToolContext Ctx(App.get_name());
+  if (!(Opts.Advantage.Eps >= 0) || !std::isfinite(Opts.Advantage.Eps)) {
+    Ctx.usageError("--eps must be a finite number >= 0");
+    return ExitError;
+  }
+
+  std::ifstream File;
+  std::istream *In = &std::cin;
+  std::string SourceName = "<stdin>";
+  if (InputPath != "-") {
+    File.open(InputPath);
+    if (!File) {
+      Ctx.error(Error::inFile(InputPath, std::strerror(errno)));
+      return ExitError;
+    }
+    In = &File;
+    SourceName = InputPath;
+  }
+  int Fd = STDOUT_FILENO;
+  if (OutputPath != "-") {
+    Fd = ::open(OutputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                0644);
+    if (Fd < 0) {
+      Ctx.error(Error::inFile(OutputPath, std::strerror(errno)));
+      return ExitError;
+    }
+  }
+  GrpoSummary Summary;
+  Error Err;
+  {
+    LineWriter Out(Fd, OutputPath == "-" ? "<stdout>" : OutputPath,
+                   ::isatty(Fd));
+    Err = grpoRecords(*In, SourceName, Out, Opts, Summary);
+    if (Error FlushErr = Out.flush(); FlushErr && !Err)
+      Err = FlushErr;
+  }
+  if (Fd != STDOUT_FILENO)
+    ::close(Fd);
+  if (Err) {
+    Ctx.error(Err);
+    return ExitError;
+  }
+  auto Of = [&](size_t N) {
+    return std::to_string(N) + " of " + std::to_string(Summary.Groups) +
+           (Summary.Groups == 1 ? " group" : " groups");
+  };
+  if (Summary.ZeroVarianceGroups)
+    Ctx.warning(Error::make(
+        Of(Summary.ZeroVarianceGroups) +
+        " have zero variance (all returns equal): their advantages are 0"));
+  if (Summary.SingleSampleGroups)
+    Ctx.warning(Error::make(Of(Summary.SingleSampleGroups) +
+                            " have a single sample"));
+  return ExitClean;
+}
