@@ -1,0 +1,134 @@
+//===-- kevin/Report/Metrics.h - metrics over a run's records ---*- C++ -*-===//
+//
+// What `kevin report` computes from the records of a run, with Kevin's
+// definitions (arXiv 2507.11948, section 3.6 of KERNELBENCH-AND-KEVIN.md):
+// a trajectory is correct if any of its kernels is; its performance is the
+// speedup of its fastest correct kernel, 0 if none; best@k is the best of a
+// task's k trajectories and avg@k their mean; fast_p is the share with a
+// correct kernel of speedup >= p; results average over tasks. Plus the
+// unbiased pass@k estimator, per-turn curves, a failure breakdown and the
+// training-stability signals of the responses.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_REPORT_METRICS_H
+#define KEVIN_REPORT_METRICS_H
+
+#include "kevin/Reward/Score.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+struct ReportOptions {
+  std::vector<double> FastP = {0, 0.5, 0.8, 1, 1.5, 2};
+  std::vector<unsigned> PassK = {1, 2, 4, 8, 16};
+  /// Kevin's "Not Okay Ratio" counts responses not starting with this.
+  std::string OkayPrefix = "Okay,";
+  /// How records without a `reward` section are scored.
+  ScoreOptions Score;
+};
+
+/// One kernel of the run, as the report reads it from a record.
+struct KernelSample {
+  std::string TaskId;
+  int64_t Trajectory = 0;
+  int64_t Turn = 1;
+  bool Correct = false;
+  std::optional<double> Speedup; ///< of a correct kernel, when measured
+  /// Why an incorrect kernel failed: `check`, `<run.stage>/<run.outcome>`,
+  /// or `not-run`; empty for a correct kernel.
+  std::string Failure;
+  std::vector<std::string> Rules; ///< distinct rules of check.findings
+  std::optional<std::string> Response;
+  std::optional<int64_t> CompletionTokens;
+  std::optional<std::string> FinishReason;
+};
+
+/// Reads a record. Correctness and speedup come from its `reward` section
+/// when it has one, else from check/run/bench scored with Score. A record
+/// without `trajectory` is its own trajectory, numbered by Ordinal.
+Expected<KernelSample> readKernelSample(const Record &R,
+                                        const ScoreOptions &Score,
+                                        int64_t Ordinal);
+
+/// Reads the kernels of a run from record files (`-` is stdin). A file that
+/// ends in a torn line (a log cut short by a kill) loses that line, with a
+/// message in Warnings; any other bad line is an error.
+Expected<std::vector<KernelSample>>
+readRunSamples(const std::vector<std::string> &Paths, const ScoreOptions &Score,
+               std::vector<Error> &Warnings);
+
+/// The metrics of one task, or their mean over tasks (Overall).
+struct TaskMetrics {
+  std::string TaskId;
+  size_t Trajectories = 0;
+  size_t Kernels = 0;
+  double BestCorrect = 0, AvgCorrect = 0;
+  double BestSpeedup = 0, AvgSpeedup = 0;
+  std::vector<double> BestFast, AvgFast; ///< by ReportOptions::FastP
+  /// By ReportOptions::PassK; absent where the task has fewer than k
+  /// trajectories (for Overall: where no task has k).
+  std::vector<std::optional<double>> PassAtK;
+};
+
+/// The per-turn curves, over all trajectories.
+struct TurnPoint {
+  int64_t Turn = 0;
+  size_t Kernels = 0;     ///< kernels at this turn
+  double CorrectRate = 0; ///< share of this turn's kernels that are correct
+  /// Share of trajectories with a correct kernel at this turn or before.
+  double CorrectSoFar = 0;
+  /// Mean over trajectories of the best correct speedup up to this turn.
+  double MeanBestSpeedup = 0;
+};
+
+/// Training-stability signals of the responses (RL-INTEGRATION.md section 4).
+struct StabilitySignals {
+  size_t Responses = 0;
+  double NotOkayRatio = 0;
+  double MeanRepetition = 0;
+  double MaxRepetition = 0;
+  double MeanChars = 0, P50Chars = 0, P95Chars = 0, MaxChars = 0;
+  size_t WithTokens = 0;
+  double MeanTokens = 0, P95Tokens = 0, MaxTokens = 0;
+  size_t WithFinishReason = 0;
+  double TruncatedShare = 0; ///< finish_reason == "length"
+};
+
+struct RunReport {
+  size_t Records = 0;
+  std::vector<TaskMetrics> Tasks;
+  TaskMetrics Overall;
+  std::vector<TurnPoint> Turns;
+  std::map<std::string, size_t> Failures; ///< incorrect kernels by stage
+  std::map<std::string, size_t> Rules;    ///< kernels by check rule
+  StabilitySignals Stability;
+  /// The performance of every correct trajectory (for the distribution).
+  std::vector<double> CorrectSpeedups;
+};
+
+RunReport computeReport(const std::vector<KernelSample> &Samples,
+                        const ReportOptions &Opts);
+
+/// The unbiased pass@k estimator of Chen et al. (2021): the chance that k of
+/// N samples, C of them correct, drawn without replacement include a
+/// correct one, 1 - C(N-C, k) / C(N, k). Requires K <= N.
+double passAtK(size_t N, size_t C, size_t K);
+
+/// Whether a response starts with Prefix once leading whitespace and an
+/// opening `<think>` tag are skipped.
+bool startsWithPrefix(std::string_view Response, std::string_view Prefix);
+
+/// The share of a text's word 4-grams that repeat an earlier one: 0 for
+/// text that never repeats itself, near 1 for a loop.
+double repetitionScore(std::string_view Text);
+
+} // namespace kevin
+
+#endif // KEVIN_REPORT_METRICS_H

@@ -1,0 +1,103 @@
+//===-- kevin-report.cpp - metrics, tables and an HTML report over a run --===//
+//
+// `kevin report RUN/turns.jsonl`: Kevin's evaluation metrics (best@k, avg@k,
+// fast_p, pass@k), per-turn curves, failures and training-stability signals
+// over a run's records, as a terminal table, JSON or a self-contained HTML
+// page. A thin main over lib/Report; docs/CommandGuide/kevin-report.md.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Report/Format.h"
+#include "kevin/Report/Metrics.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/ToolMain.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+using namespace kevin;
+
+namespace {
+
+enum class ReportFormat { Text, Json, Html };
+
+std::string joinPaths(const std::vector<std::string> &Paths) {
+  std::string Out;
+  for (const std::string &P : Paths)
+    Out += (Out.empty() ? "" : ", ") + (P == "-" ? std::string("<stdin>") : P);
+  return Out;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::ios::sync_with_stdio(false);
+  CLI::App App("kevin-report: best@k, avg@k, fast_p, pass@k, per-turn curves, "
+               "failures and stability signals over a run's records",
+               "kevin-report");
+  ReportOptions Opts;
+  std::vector<std::string> Inputs;
+  std::string OutputPath = "-";
+  ReportFormat Format = ReportFormat::Text;
+  App.add_option("inputs", Inputs, "record files of the run ('-' is stdin)");
+  App.add_option("-o,--output", OutputPath, "where to write ('-' is stdout)");
+  std::map<std::string, ReportFormat> Formats{{"text", ReportFormat::Text},
+                                              {"json", ReportFormat::Json},
+                                              {"html", ReportFormat::Html}};
+  App.add_option("--format", Format, "text (a terminal table), json or html")
+      ->transform(CLI::CheckedTransformer(Formats))
+      ->default_str("text");
+  App.add_option("--fast-p", Opts.FastP, "the speedup thresholds of fast_p")
+      ->delimiter(',')
+      ->default_str("0,0.5,0.8,1,1.5,2");
+  App.add_option("--pass-k", Opts.PassK, "the k of pass@k")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->default_str("1,2,4,8,16");
+  App.add_option("--okay-prefix", Opts.OkayPrefix,
+                 "the expected start of a response (Kevin's Not Okay Ratio)")
+      ->capture_default_str();
+  App.add_option("--correct-weight", Opts.Score.CorrectWeight,
+                 "as kevin-reward, for records without a reward section")
+      ->capture_default_str();
+  if (auto Exit = parseCommandLine(App, Argc, Argv))
+    return *Exit;
+  ToolContext Ctx(App.get_name());
+  if (Inputs.empty())
+    Inputs.push_back("-");
+
+  std::vector<Error> Warnings;
+  auto Samples = readRunSamples(Inputs, Opts.Score, Warnings);
+  for (const Error &W : Warnings)
+    Ctx.warning(W);
+  if (!Samples) {
+    Ctx.error(Samples.error());
+    return ExitError;
+  }
+  RunReport Report = computeReport(*Samples, Opts);
+  std::string Text;
+  switch (Format) {
+  case ReportFormat::Text:
+    Text = formatReportText(Report, Opts);
+    break;
+  case ReportFormat::Json:
+    Text = reportToJson(Report, Opts).dump(2) + "\n";
+    break;
+  case ReportFormat::Html:
+    Text = formatReportHtml(Report, Opts, joinPaths(Inputs));
+    break;
+  }
+  if (OutputPath == "-") {
+    std::cout << Text;
+    std::cout.flush();
+    return std::cout ? ExitClean : ExitError;
+  }
+  std::ofstream Out(OutputPath);
+  if (!(Out << Text) || !Out.flush()) {
+    Ctx.error(Error::inFile(OutputPath, std::strerror(errno)));
+    return ExitError;
+  }
+  return ExitClean;
+}
