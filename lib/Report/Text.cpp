@@ -13,9 +13,11 @@ namespace kevin {
 
 namespace {
 
+/// V with Digits decimals, rounded from its 15-digit form so that a mean of
+/// 0.775 computed as 0.7749999999999999 still shows as 0.78.
 std::string fixed(double V, int Digits) {
   char Buffer[64];
-  std::snprintf(Buffer, sizeof(Buffer), "%.*f", Digits, V);
+  std::snprintf(Buffer, sizeof(Buffer), "%.*f", Digits, roundForOutput(V));
   return Buffer;
 }
 
