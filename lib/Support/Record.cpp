@@ -33,6 +33,13 @@ Expected<Json> parseRecordLine(std::string_view Line,
       auto Colon = What.rfind(": ");
       if (Colon != std::string::npos)
         Why += ": " + What.substr(Colon + 2);
+    } catch (const Json::exception &E) {
+      // A number that overflows a double is an out_of_range error, which
+      // carries no position.
+      std::string What = E.what();
+      auto Bracket = What.find("] ");
+      Why += ": " + (Bracket == std::string::npos ? What
+                                                  : What.substr(Bracket + 2));
     }
     return Error::at(Loc, Why);
   }

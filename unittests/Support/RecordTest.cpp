@@ -139,3 +139,91 @@ TEST(RecordTest, MissingLogFileIsAnError) {
   ASSERT_FALSE(Log);
   EXPECT_EQ(Log.error().location().File, "/nonexistent/kevin/log.jsonl");
 }
+
+TEST(RecordTest, NumberOverflowIsAnErrorNotAnException) {
+  auto Value = parseRecordLine(R"({"x":1e999})", {"in.jsonl", 3, 0});
+  ASSERT_FALSE(Value);
+  EXPECT_EQ(Value.error().message(),
+            "invalid JSON: number overflow parsing '1e999'");
+}
+
+TEST(RecordTest, FieldsAreReadWithoutTheRest) {
+  FieldPaths Paths({"id", "run.correct", "bench.speedup", "missing.x", "list",
+                    "esc"});
+  SourceLocation Where{"in.jsonl", 4, 0};
+  auto Fields = parseRecordFields(
+      R"({"id":"a","run":{"stage":"x","correct":true},"other":[1,{"run":2}],)"
+      R"("bench":{"speedup":1.25e0},"list":[1, 2],"esc":"q\"\u00e9\ud83d\ude00",)"
+      R"("schema_version":1})",
+      Where, Paths);
+  ASSERT_TRUE(Fields) << Fields.error().message();
+  EXPECT_EQ((*Fields)["id"], "a");
+  EXPECT_EQ((*Fields)["run"]["correct"], true);
+  EXPECT_FALSE((*Fields)["run"].contains("stage"));
+  EXPECT_EQ((*Fields)["bench"]["speedup"], 1.25);
+  EXPECT_EQ((*Fields)["list"], Json::parse("[1,2]"));
+  EXPECT_EQ((*Fields)["esc"], "q\"\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_FALSE(Fields->contains("other"));
+  EXPECT_FALSE(Fields->contains("missing"));
+}
+
+TEST(RecordTest, FieldReadingRejectsWhatTheParserRejects) {
+  FieldPaths Paths({"id"});
+  SourceLocation Where{"in.jsonl", 9, 0};
+  for (const char *Bad :
+       {R"({"id":"a",})", R"({"id":"a"} x)", R"({"id":tru})",
+        R"({"id":"\ud800"})", "{\"id\":\"\xff\"}", R"({"id":01})",
+        R"({"id":1e999})", R"({"id":NaN})", R"([1])", "{\"id\":\"a\tb\"}",
+        R"({"schema_version":2})"}) {
+    auto Fields = parseRecordFields(Bad, Where, Paths);
+    auto Full = parseRecordLine(Bad, Where);
+    ASSERT_FALSE(Fields) << Bad;
+    ASSERT_FALSE(Full) << Bad;
+    EXPECT_EQ(Fields.error().message(), Full.error().message()) << Bad;
+    EXPECT_EQ(Fields.error().location().Line, 9u);
+  }
+  // What the scanner leaves to the parser still reads the same.
+  auto Bom = parseRecordFields("\xef\xbb\xbf{\"id\":\"b\"}", Where, Paths);
+  ASSERT_TRUE(Bom);
+  EXPECT_EQ((*Bom)["id"], "b");
+}
+
+TEST(RecordTest, SectionsAreAppendedToTheLineAsItCame) {
+  EXPECT_EQ(appendFieldToLine(R"({"a": 1 }  )", "reward", R"({"s":1})"),
+            R"({"a": 1 ,"reward":{"s":1}})");
+  EXPECT_EQ(appendFieldToLine("{ }", "grpo", "{}"), R"({ "grpo":{}})");
+  Json Value = Json::parse(R"({"a":1,"reward":{"old":true},"b":2})");
+  EXPECT_EQ(lineWithoutField("ignored", Value, "reward"), R"({"a":1,"b":2})");
+  EXPECT_EQ(lineWithoutField("kept", Value, "grpo"), "kept");
+}
+
+TEST(RecordTest, LineWriterWritesWholeLines) {
+  std::string Path = tempPath("lines");
+  FILE *File = std::fopen(Path.c_str(), "w");
+  ASSERT_NE(File, nullptr);
+  {
+    LineWriter Out(fileno(File), Path, /*FlushEachLine=*/false);
+    EXPECT_FALSE(Out.writeLine("{\"n\":1}"));
+    EXPECT_FALSE(Out.writeRecord(Json::parse(R"({"n":2})")));
+    // Nothing is written until the buffer fills or is flushed.
+    std::ifstream Before(Path);
+    EXPECT_EQ(Before.peek(), std::ifstream::traits_type::eof());
+  }
+  std::fclose(File);
+  std::ifstream After(Path);
+  std::stringstream Text;
+  Text << After.rdbuf();
+  EXPECT_EQ(Text.str(), "{\"n\":1}\n{\"n\":2}\n");
+  std::remove(Path.c_str());
+}
+
+TEST(RecordTest, ReaderKeepsTheLineText) {
+  std::istringstream In("\n{\"id\": \"a\", \"x\": [1]}\n");
+  RecordReader Reader(In, "in.jsonl");
+  Record R;
+  auto More = Reader.nextFields(R, FieldPaths({"id"}));
+  ASSERT_TRUE(More && *More);
+  EXPECT_EQ(Reader.line(), "{\"id\": \"a\", \"x\": [1]}");
+  EXPECT_EQ(R.Value, Json::parse(R"({"id":"a"})"));
+  EXPECT_EQ(R.Origin.Line, 2u);
+}
