@@ -171,7 +171,7 @@ private:
 
   bool scanNumber() {
     const char *Start = P;
-    bool Plain = true; // an integer of at most 15 digits
+    bool HasExponent = false;
     if (P != End && *P == '-')
       ++P;
     if (P == End || !isDigit(*P))
@@ -183,7 +183,6 @@ private:
         ++P;
     if (P != End && *P == '.') {
       ++P;
-      Plain = false;
       if (P == End || !isDigit(*P))
         return false;
       while (P != End && isDigit(*P))
@@ -191,7 +190,7 @@ private:
     }
     if (P != End && (*P == 'e' || *P == 'E')) {
       ++P;
-      Plain = false;
+      HasExponent = true;
       if (P != End && (*P == '+' || *P == '-'))
         ++P;
       if (P == End || !isDigit(*P))
@@ -199,9 +198,10 @@ private:
       while (P != End && isDigit(*P))
         ++P;
     }
-    if (Plain && P - Start <= 16)
+    // Only an exponent or hundreds of digits can overflow a double, which is
+    // an error for parseRecordLine.
+    if (!HasExponent && P - Start < 300)
       return true;
-    // A float that overflows a double is an error for parseRecordLine.
     std::string Text(Start, P);
     return std::isfinite(std::strtod(Text.c_str(), nullptr));
   }
