@@ -57,12 +57,15 @@ Expected<CompletionResult>
 ReplayPolicy::complete(const CompletionRequest &R) {
   CompletionResult Result;
   for (int I = 0; I < R.N; ++I) {
-    auto It = Responses.find({R.TaskId, R.Trajectory + I, R.Turn});
+    int Trajectory = I < static_cast<int>(R.Trajectories.size())
+                         ? R.Trajectories[I]
+                         : R.Trajectories.back() + I;
+    auto It = Responses.find({R.TaskId, Trajectory, R.Turn});
     if (It == Responses.end())
       return Error::inFile(Path, "no recorded response for task '" + R.TaskId +
                                      "' trajectory " +
-                                     std::to_string(R.Trajectory + I) +
-                                     " turn " + std::to_string(R.Turn));
+                                     std::to_string(Trajectory) + " turn " +
+                                     std::to_string(R.Turn));
     Result.Choices.push_back({It->second, "stop", {}, {}});
   }
   return Result;

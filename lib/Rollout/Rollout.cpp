@@ -135,8 +135,21 @@ Error checkOrWriteIdentity(const std::string &Path, const Json &Identity) {
   return Error::success();
 }
 
+/// Turn 1 has the same prompt in every trajectory of a task, so it is asked
+/// for once with n = the number of trajectories that still need it; the
+/// first trajectory of the task to get there makes the call.
+struct FirstTurnBatch {
+  std::mutex M;
+  bool Fetched = false;
+  std::vector<int> Trajectories;
+  std::map<int, Completion> Choices;
+  Json Usage;
+  int Attempts = 0;
+};
+
 struct TrajectoryState {
   const TaskFile *Task = nullptr;
+  FirstTurnBatch *Batch = nullptr;
   std::string Reference;
   int Index = 0;
   std::vector<Attempt> History;
@@ -205,12 +218,14 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
     return Log.error();
 
   std::vector<TrajectoryState> States;
+  std::map<std::string, FirstTurnBatch> Batches;
   for (const TaskFile &Task : O.Tasks) {
     auto Source = readFile(Task.Path);
     if (!Source)
       return Source.error();
+    FirstTurnBatch &Batch = Batches[Task.Id];
     for (int J = 0; J < O.Trajectories; ++J) {
-      TrajectoryState S{&Task, *Source, J, {}};
+      TrajectoryState S{&Task, &Batch, *Source, J, {}};
       auto It = Done.find({Task.Id, J});
       if (It != Done.end()) {
         std::vector<Json> &Turns = It->second;
@@ -232,6 +247,8 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
         }
         Summary.TurnsResumed += static_cast<int>(Turns.size());
       }
+      if (S.History.empty())
+        Batch.Trajectories.push_back(J);
       States.push_back(std::move(S));
     }
   }
@@ -270,17 +287,53 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
       Request.MaxTokens = O.MaxTokens;
       Request.Logprobs = O.Logprobs;
       Request.TaskId = S.Task->Id;
-      Request.Trajectory = S.Index;
+      Request.Trajectories = {S.Index};
       Request.Turn = Turn;
-      Expected<CompletionResult> Reply = [&] {
-        SlotGuard Guard(Requests);
-        return ThePolicy.complete(Request);
-      }();
-      if (!Reply) {
-        Fail(Reply.error());
-        return;
+      CompletionResult Reply;
+      if (Turn == 1) {
+        FirstTurnBatch &B = *S.Batch;
+        std::lock_guard<std::mutex> Lock(B.M);
+        if (!B.Fetched) {
+          Request.N = static_cast<int>(B.Trajectories.size());
+          Request.Trajectories = B.Trajectories;
+          Expected<CompletionResult> Batch = [&] {
+            SlotGuard Guard(Requests);
+            return ThePolicy.complete(Request);
+          }();
+          if (!Batch) {
+            Fail(Batch.error());
+            return;
+          }
+          if (Batch->Choices.size() != B.Trajectories.size()) {
+            Fail(Error::make(ThePolicy.describe() + " returned " +
+                             std::to_string(Batch->Choices.size()) +
+                             " choices for n = " +
+                             std::to_string(B.Trajectories.size())));
+            return;
+          }
+          for (size_t I = 0; I < B.Trajectories.size(); ++I)
+            B.Choices[B.Trajectories[I]] = std::move(Batch->Choices[I]);
+          B.Usage = Batch->Usage;
+          B.Attempts = Batch->Attempts;
+          B.Fetched = true;
+        }
+        Reply.Choices = {B.Choices.at(S.Index)};
+        Reply.Usage = B.Usage;
+        if (B.Trajectories.size() > 1)
+          Reply.Usage["shared_by_choices"] = B.Trajectories.size();
+        Reply.Attempts = B.Attempts;
+      } else {
+        Expected<CompletionResult> Single = [&] {
+          SlotGuard Guard(Requests);
+          return ThePolicy.complete(Request);
+        }();
+        if (!Single) {
+          Fail(Single.error());
+          return;
+        }
+        Reply = std::move(*Single);
       }
-      const Completion &C = Reply->Choices.front();
+      const Completion &C = Reply.Choices.front();
       ParsedResponse Parsed = parseResponse(C.Text);
 
       std::string Id = S.Task->Id + "#" + std::to_string(S.Index) + "#" +
@@ -299,8 +352,8 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
                      {"prompt_tokens_estimate", Prompt.EstimatedTokens},
                      {"response", C.Text},
                      {"finish_reason", C.FinishReason},
-                     {"usage", Reply->Usage},
-                     {"policy_attempts", Reply->Attempts}};
+                     {"usage", Reply.Usage},
+                     {"policy_attempts", Reply.Attempts}};
       if (!C.TokenIds.empty())
         Record["completion_token_ids"] = C.TokenIds;
       if (!C.Logprobs.empty())

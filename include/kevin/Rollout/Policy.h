@@ -32,9 +32,10 @@ struct CompletionRequest {
   double TopP = 1.0;
   int MaxTokens = 16384;
   bool Logprobs = false;
-  // Which turn this is (used by replay; servers never see it).
+  // Which turn this is (used by replay; servers never see it): choice I
+  // belongs to trajectory Trajectories[I].
   std::string TaskId;
-  int Trajectory = 0; ///< The first trajectory when N > 1.
+  std::vector<int> Trajectories = {0};
   int Turn = 1;
 };
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""A stand-in for kevin-check / kevin-run / kevin-bench in the driver tests.
+
+Reads one record on stdin, adds the section its name says, writes it back. The
+verdict comes from markers in the candidate code, so tests control outcomes:
+  torch.relu      -> check finding          #error  -> build error
+  WRONG           -> mismatch               # speed: X -> bench speedup X
+FAKE_STAGE_SLEEP slows every call (for kill-and-resume tests); FAKE_STAGE_LOG
+appends the stage name and record id per call.
+"""
+import json
+import os
+import re
+import sys
+import time
+
+stage = os.path.basename(sys.argv[0]).replace("kevin-", "")
+time.sleep(float(os.environ.get("FAKE_STAGE_SLEEP", "0")))
+record = json.loads(sys.stdin.readline())
+code = open(record["candidate_path"]).read()
+if os.environ.get("FAKE_STAGE_LOG"):
+    with open(os.environ["FAKE_STAGE_LOG"], "a") as log:
+        log.write("%s %s %s\n" % (stage, record["id"], " ".join(sys.argv[1:])))
+if stage == "check":
+    findings = []
+    for number, line in enumerate(code.splitlines(), 1):
+        if "torch.relu" in line:
+            findings.append({"rule": "kevin-py-forward-compute", "severity": "error",
+                             "message": "PyTorch compute 'torch.relu' on the forward path",
+                             "line": number, "column": line.index("torch.relu") + 1})
+    record["check"] = {"ok": not findings, "findings": findings}
+elif stage == "run":
+    if "#error" in code:
+        record["run"] = {"correct": False, "stage": "build", "outcome": "build-error",
+                         "message": "cand.py:12: error: expected ';' before '}' token"}
+    elif "WRONG" in code:
+        record["run"] = {"correct": False, "stage": "compare", "outcome": "mismatch",
+                         "message": "max abs error 1.5 exceeds atol 0.01"}
+    else:
+        record["run"] = {"correct": True, "stage": "compare", "outcome": "ok", "message": ""}
+elif stage == "bench":
+    m = re.search(r"# speed: ([0-9.]+)", code)
+    record["bench"] = {"speedup": float(m.group(1)) if m else 1.0}
+sys.stdout.write(json.dumps(record) + "\n")
+sys.exit(0 if record.get(stage, {}).get("ok", record.get(stage, {}).get("correct", True)) else 1)
