@@ -7,6 +7,7 @@
 #include "kevin/Rollout/Evaluator.h"
 #include "kevin/Support/Subprocess.h"
 
+#include <algorithm>
 #include <climits>
 #include <unistd.h>
 
@@ -21,12 +22,23 @@ std::string executableDirectory() {
   return Self.substr(0, Self.find_last_of('/'));
 }
 
-PipelineEvaluator::PipelineEvaluator(EvaluatorOptions Opts)
-    : Options(std::move(Opts)) {}
+StageSpec makeStage(const std::string &Tool, std::vector<std::string> Args) {
+  std::string Gate;
+  if (Tool == "check")
+    Gate = "check.ok";
+  else if (Tool == "run")
+    Gate = std::find(Args.begin(), Args.end(), "--build-only") != Args.end()
+               ? "build.ok"
+               : "run.correct";
+  return StageSpec{Tool, std::move(Args), Gate};
+}
 
-Error PipelineEvaluator::verify() const {
-  for (const std::string &Stage : Options.Stages) {
-    std::string Tool = Options.ToolsDir + "/kevin-" + Stage;
+PipelineEvaluator::PipelineEvaluator(std::string Dir, double Timeout)
+    : ToolsDir(std::move(Dir)), StageTimeoutSeconds(Timeout) {}
+
+Error PipelineEvaluator::verify(const std::vector<StageSpec> &Stages) const {
+  for (const StageSpec &Stage : Stages) {
+    std::string Tool = ToolsDir + "/kevin-" + Stage.Tool;
     if (::access(Tool.c_str(), X_OK) != 0)
       return Error::inFile(Tool, "stage tool not found; was kevin built with "
                                  "the component it needs?");
@@ -34,60 +46,50 @@ Error PipelineEvaluator::verify() const {
   return Error::success();
 }
 
-std::vector<std::string>
-PipelineEvaluator::argsFor(const std::string &Stage) const {
-  if (Stage == "run")
-    return Options.RunArgs;
-  if (Stage == "bench")
-    return Options.BenchArgs;
-  if (Stage == "check")
-    return Options.CheckArgs;
-  return {};
-}
-
-bool PipelineEvaluator::passed(const std::string &Stage, const Json &Record) {
-  const char *Path = Stage == "check" ? "check.ok"
-                     : Stage == "run" ? "run.correct"
-                                      : nullptr;
-  if (!Path)
+bool PipelineEvaluator::passed(const StageSpec &Stage, const Json &Record) {
+  if (Stage.PassField.empty())
     return true;
-  const Json *Field = findField(Record, Path);
+  const Json *Field = findField(Record, Stage.PassField);
   return Field && Field->is_boolean() && Field->get<bool>();
 }
 
-Expected<Json> PipelineEvaluator::evaluate(const Json &Input) const {
+Expected<Json> PipelineEvaluator::runStage(const StageSpec &Stage,
+                                           const Json &Record) const {
+  std::string Tool = ToolsDir + "/kevin-" + Stage.Tool;
+  SubprocessOptions Run;
+  Run.Argv = {Tool};
+  Run.Argv.insert(Run.Argv.end(), Stage.Args.begin(), Stage.Args.end());
+  Run.Stdin = formatRecordLine(Record) + "\n";
+  Run.TimeoutSeconds = StageTimeoutSeconds;
+  Run.MaxCaptureBytes = 64 << 20;
+  auto Result = runSubprocess(Run);
+  if (!Result)
+    return Result.error();
+  if (Result->TimedOut || Result->Signal || Result->ExitCode > 1) {
+    std::string Stderr = Result->Stderr.substr(0, 2000);
+    while (!Stderr.empty() && Stderr.back() == '\n')
+      Stderr.pop_back();
+    return Error::inFile(Tool, Result->describe() +
+                                   (Stderr.empty() ? "" : ": " + Stderr));
+  }
+  std::string Line = Result->Stdout;
+  while (!Line.empty() && (Line.back() == '\n' || Line.back() == '\r'))
+    Line.pop_back();
+  if (Line.find('\n') != std::string::npos)
+    return Error::inFile(Tool, "wrote more than one record for one input");
+  auto Out = parseRecordLine(Line, SourceLocation{Tool, 1, 0});
+  if (!Out)
+    return Out.error().withContext("output of kevin-" + Stage.Tool);
+  return Out;
+}
+
+Expected<Json> PipelineEvaluator::runStages(const std::vector<StageSpec> &Stages,
+                                            const Json &Input) const {
   Json Record = Input;
-  for (const std::string &Stage : Options.Stages) {
-    std::string Tool = Options.ToolsDir + "/kevin-" + Stage;
-    SubprocessOptions Run;
-    Run.Argv = {Tool};
-    for (const std::string &Arg : argsFor(Stage))
-      Run.Argv.push_back(Arg);
-    Run.Stdin = formatRecordLine(Record) + "\n";
-    Run.TimeoutSeconds = Options.StageTimeoutSeconds;
-    Run.MaxCaptureBytes = 64 << 20;
-    auto Result = runSubprocess(Run);
-    if (!Result)
-      return Result.error();
-    auto Stderr = [&] {
-      std::string S = Result->Stderr;
-      if (S.size() > 2000)
-        S = S.substr(0, 2000) + "...";
-      while (!S.empty() && S.back() == '\n')
-        S.pop_back();
-      return S;
-    };
-    if (Result->TimedOut || Result->Signal || Result->ExitCode > 1)
-      return Error::inFile(Tool, Result->describe() +
-                                     (Stderr().empty() ? "" : ": " + Stderr()));
-    std::string Line = Result->Stdout;
-    while (!Line.empty() && (Line.back() == '\n' || Line.back() == '\r'))
-      Line.pop_back();
-    if (Line.find('\n') != std::string::npos)
-      return Error::inFile(Tool, "wrote more than one record for one input");
-    auto Out = parseRecordLine(Line, SourceLocation{Tool, 1, 0});
+  for (const StageSpec &Stage : Stages) {
+    auto Out = runStage(Stage, Record);
     if (!Out)
-      return Out.error().withContext("output of kevin-" + Stage);
+      return Out.error();
     Record = std::move(*Out);
     if (!passed(Stage, Record))
       break;

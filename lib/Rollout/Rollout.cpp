@@ -372,7 +372,7 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
         Record["candidate_path"] = Path;
         Expected<Json> Evaluated = [&] {
           SlotGuard Guard(Evaluations);
-          return Evaluator.evaluate(Record);
+          return Evaluator.runStages(O.Stages, Record);
         }();
         if (!Evaluated) {
           Fail(Evaluated.error().withContext("evaluating " + Id));

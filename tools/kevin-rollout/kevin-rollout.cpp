@@ -115,14 +115,12 @@ int main(int Argc, char **Argv) {
     Tool.error(ThePolicy.error());
     return ExitError;
   }
-  EvaluatorOptions Eval;
-  Eval.ToolsDir = executableDirectory();
-  Eval.Stages = splitList(Stages);
-  Eval.RunArgs = {"--device", Options.Device};
-  Eval.BenchArgs = {"--device", Options.Device};
-  Eval.StageTimeoutSeconds = StageTimeout;
-  PipelineEvaluator Evaluator(Eval);
-  if (Error E = Evaluator.verify()) {
+  for (const std::string &Stage : splitList(Stages))
+    Options.Stages.push_back(
+        Stage == "check" ? makeStage(Stage)
+                         : makeStage(Stage, {"--device", Options.Device}));
+  PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
+  if (Error E = Evaluator.verify(Options.Stages)) {
     Tool.error(E);
     return ExitError;
   }

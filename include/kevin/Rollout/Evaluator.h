@@ -1,10 +1,11 @@
 //===-- kevin/Rollout/Evaluator.h - run a record through the stages -*- C++ -*-===//
 //
-// Evaluates one candidate record by piping it through kevin's stage tools
-// (kevin-check, kevin-run, kevin-bench), each a separate process found next
-// to the calling tool, stopping at the first stage that fails the candidate.
-// Composing the tools through JSON Lines keeps the driver thin and makes the
-// driver's verdicts exactly the ones a user gets running the tools by hand.
+// Evaluates candidate records by piping them through kevin's stage tools
+// (kevin-check, kevin-run, kevin-bench, kevin-reward), each a separate
+// process found next to the calling tool, stopping at the first stage that
+// fails the candidate. Composing the tools through JSON Lines keeps the
+// drivers thin and makes their verdicts exactly the ones a user gets running
+// the tools by hand.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_ROLLOUT_EVALUATOR_H
@@ -18,34 +19,37 @@
 
 namespace kevin {
 
-struct EvaluatorOptions {
-  /// Where kevin-<stage> binaries live (normally the caller's own directory).
-  std::string ToolsDir;
-  /// Stages in order; a stage whose tool is not installed is an error.
-  std::vector<std::string> Stages = {"check", "run", "bench"};
-  /// Arguments added to each stage tool, e.g. {"--device", "cpu"}.
-  std::vector<std::string> RunArgs;
-  std::vector<std::string> BenchArgs;
-  std::vector<std::string> CheckArgs;
-  /// Wall-clock limit for one stage tool on one record.
-  double StageTimeoutSeconds = 1800;
+/// One stage: the tool kevin-<Tool> with Args. After it, the boolean at
+/// PassField (e.g. `check.ok`) must be true for later stages to run; an
+/// empty PassField never stops the pipeline.
+struct StageSpec {
+  std::string Tool;
+  std::vector<std::string> Args;
+  std::string PassField;
 };
+
+/// The gate field of each standard stage: check.ok, build.ok (for
+/// `run --build-only`), run.correct; none for bench and reward.
+StageSpec makeStage(const std::string &Tool, std::vector<std::string> Args = {});
 
 class PipelineEvaluator {
 public:
-  explicit PipelineEvaluator(EvaluatorOptions Options);
-  /// Checks that every stage tool exists.
-  Error verify() const;
-  /// Runs the record through the stages and returns it with their sections.
-  /// An Error means a stage tool itself failed (exit 2, crash, bad output),
-  /// not that the candidate failed.
-  Expected<Json> evaluate(const Json &Record) const;
-  /// True when the record passed the stage, so the next one should run.
-  static bool passed(const std::string &Stage, const Json &Record);
+  /// ToolsDir holds the kevin-<stage> binaries; Timeout bounds one stage
+  /// tool on one record.
+  PipelineEvaluator(std::string ToolsDir, double StageTimeoutSeconds);
+  /// Checks that every stage's tool exists.
+  Error verify(const std::vector<StageSpec> &Stages) const;
+  /// Runs the record through one stage tool. An Error means the tool itself
+  /// failed (exit 2, crash, timeout, bad output), not the candidate.
+  Expected<Json> runStage(const StageSpec &Stage, const Json &Record) const;
+  /// Runs the stages in order, stopping after the first one not passed.
+  Expected<Json> runStages(const std::vector<StageSpec> &Stages,
+                           const Json &Record) const;
+  static bool passed(const StageSpec &Stage, const Json &Record);
 
 private:
-  std::vector<std::string> argsFor(const std::string &Stage) const;
-  EvaluatorOptions Options;
+  std::string ToolsDir;
+  double StageTimeoutSeconds;
 };
 
 /// The directory holding the running executable.

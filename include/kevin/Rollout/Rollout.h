@@ -49,6 +49,8 @@ struct RolloutOptions {
   int MaxInFlight = 8;   ///< Policy requests at once.
   int EvalJobs = 1;      ///< Evaluations at once.
   bool ShowProgress = true;
+  /// The evaluation of one turn: normally check, run, bench.
+  std::vector<StageSpec> Stages;
 };
 
 struct RolloutSummary {
