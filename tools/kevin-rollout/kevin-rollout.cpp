@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/Rollout.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/Subprocess.h"
 #include "kevin/Support/ToolMain.h"
 #include "kevin/Support/Version.h"
 
@@ -25,6 +26,35 @@ static std::string defaultPromptFile() {
   if (::access(Installed.c_str(), R_OK) == 0)
     return Installed;
   return std::string(KEVIN_SOURCE_DIR) + "/share/kevin/prompts/kevin.toml";
+}
+
+/// After the loop: rewards and returns (RUN/scored.jsonl), GRPO training rows
+/// (RUN/train.jsonl), the HTML report (RUN/report.html), and the report's
+/// table on stdout, each by the tool a user would run by hand.
+static Error postProcess(const std::string &RunDir) {
+  std::string Dir = executableDirectory();
+  std::string Turns = RunDir + "/turns.jsonl", Scored = RunDir + "/scored.jsonl";
+  std::vector<std::vector<std::string>> Steps = {
+      {Dir + "/kevin-reward", Turns, "-o", Scored},
+      {Dir + "/kevin-grpo", Scored, "--emit", "rows", "-o",
+       RunDir + "/train.jsonl"},
+      {Dir + "/kevin-report", Scored, "--format", "html", "-o",
+       RunDir + "/report.html"},
+      {Dir + "/kevin-report", Scored}};
+  for (const std::vector<std::string> &Step : Steps) {
+    SubprocessOptions Run;
+    Run.Argv = Step;
+    auto Result = runSubprocess(Run);
+    if (!Result)
+      return Result.error();
+    if (!Result->succeeded())
+      return Error::inFile(Step.front(), Result->describe() + ": " +
+                                             Result->Stderr);
+    std::cout << Result->Stdout;
+  }
+  std::cout << "training rows: " << RunDir << "/train.jsonl\n"
+            << "report: " << RunDir << "/report.html\n";
+  return Error::success();
 }
 
 static std::vector<std::string> splitList(const std::string &List) {
@@ -46,6 +76,7 @@ int main(int Argc, char **Argv) {
   std::string Stages = "check,run,bench";
   OpenAIOptions Http;
   double StageTimeout = 1800;
+  bool NoPost = false;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
   App.add_option("--task", OnlyTasks,
@@ -81,6 +112,8 @@ int main(int Argc, char **Argv) {
                  "Evaluation stages, comma-separated (check,run,bench)");
   App.add_option("--stage-timeout", StageTimeout,
                  "Seconds one stage may take on one turn");
+  App.add_flag("--no-post", NoPost,
+               "Skip rewards, training rows and the report after the run");
   App.add_option("--api-key", Http.ApiKey,
                  "API key (default: $OPENAI_API_KEY)");
   App.add_option("--request-timeout", Http.TimeoutSeconds,
@@ -134,5 +167,12 @@ int main(int Argc, char **Argv) {
             << Summary->TurnsResumed << " resumed, " << Summary->TurnsCorrect
             << "/" << Summary->TurnsTotal << " correct; log: "
             << Options.RunDir << "/turns.jsonl\n";
+  if (!NoPost) {
+    std::cout.flush();
+    if (Error E = postProcess(Options.RunDir)) {
+      Tool.error(E);
+      return ExitError;
+    }
+  }
   return ExitClean;
 }
