@@ -44,7 +44,7 @@ Expected<KernelSample> readKernelSample(const Record &R,
     K.Trajectory = Ordinal;
   }
 
-  bool CheckFailed = false;
+  bool ParseFailed = false, CheckFailed = false;
   if (findField(R.Value, "reward")) {
     if (Error Err = checkRequiredFields(
             R, {{"reward.correct", JsonKind::Boolean}}))
@@ -53,10 +53,14 @@ Expected<KernelSample> readKernelSample(const Record &R,
     const Json *Speedup = findField(R.Value, "reward.speedup");
     if (K.Correct && Speedup && Speedup->is_number())
       K.Speedup = Speedup->get<double>();
-    if (const Json *Flags = findField(R.Value, "reward.flags"))
-      CheckFailed = Flags->is_array() &&
-                    std::find(Flags->begin(), Flags->end(),
-                              score_flag::CheckFailed) != Flags->end();
+    if (const Json *Flags = findField(R.Value, "reward.flags");
+        Flags && Flags->is_array()) {
+      auto Has = [&](const char *Flag) {
+        return std::find(Flags->begin(), Flags->end(), Flag) != Flags->end();
+      };
+      ParseFailed = Has(score_flag::ParseFailed);
+      CheckFailed = Has(score_flag::CheckFailed);
+    }
   } else {
     auto Result = readKernelResult(R);
     if (!Result)
@@ -64,12 +68,15 @@ Expected<KernelSample> readKernelSample(const Record &R,
     KernelScore S = scoreKernel(*Result, Score);
     K.Correct = S.Correct;
     K.Speedup = S.Speedup;
+    ParseFailed = Result->ParseFailed;
     CheckFailed = Result->CheckFailed;
   }
   if (!K.Correct) {
     auto Stage = stringField(R.Value, "run.stage");
     auto Outcome = stringField(R.Value, "run.outcome");
-    if (CheckFailed)
+    if (ParseFailed)
+      K.Failure = "parse";
+    else if (CheckFailed)
       K.Failure = "check";
     else if (Stage || Outcome)
       K.Failure = Stage.value_or("?") + "/" + Outcome.value_or("?");

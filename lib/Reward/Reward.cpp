@@ -267,7 +267,7 @@ Error rewardRecords(std::istream &In, const std::string &SourceName,
   static const FieldPaths Fields({
       "id",           "task_id",        "trajectory",    "trajectory_id",
       "turn",         "check.ok",       "check.findings", "run.correct",
-      "bench.speedup", "bench.flags",   "reward"});
+      "bench.speedup", "bench.flags",   "reward",        "parse.ok"});
   Record R;
   while (true) {
     auto More = Reader.nextFields(R, Fields);

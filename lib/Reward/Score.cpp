@@ -20,6 +20,11 @@ static Error wrongKind(const Record &R, const char *Path, const char *Kind,
 
 Expected<KernelResult> readKernelResult(const Record &R) {
   KernelResult Result;
+  if (const Json *Parsed = findField(R.Value, "parse.ok")) {
+    if (!Parsed->is_boolean())
+      return wrongKind(R, "parse.ok", "a boolean", *Parsed);
+    Result.ParseFailed = !Parsed->get<bool>();
+  }
   if (const Json *Ok = findField(R.Value, "check.ok")) {
     if (!Ok->is_boolean())
       return wrongKind(R, "check.ok", "a boolean", *Ok);
@@ -32,8 +37,9 @@ Expected<KernelResult> readKernelResult(const Record &R) {
   }
   const Json *Correct = findField(R.Value, "run.correct");
   if (!Correct) {
-    // A kernel the check rejected may never have been run.
-    if (!Result.CheckFailed)
+    // A response without a kernel, or a kernel the check rejected, is never
+    // run.
+    if (!Result.ParseFailed && !Result.CheckFailed)
       return Error::at(R.Origin, describeRecord(R) +
                                      ": missing required field 'run.correct'");
   } else if (!Correct->is_boolean()) {
@@ -57,6 +63,10 @@ Expected<KernelResult> readKernelResult(const Record &R) {
 
 KernelScore scoreKernel(const KernelResult &Result, const ScoreOptions &Opts) {
   KernelScore Out;
+  if (Result.ParseFailed) {
+    Out.Flags.push_back(score_flag::ParseFailed);
+    return Out;
+  }
   if (Result.CheckFailed) {
     Out.Flags.push_back(score_flag::CheckFailed);
     return Out;

@@ -41,8 +41,9 @@ struct KernelSample {
   int64_t Turn = 1;
   bool Correct = false;
   std::optional<double> Speedup; ///< of a correct kernel, when measured
-  /// Why an incorrect kernel failed: `check`, `<run.stage>/<run.outcome>`,
-  /// or `not-run`; empty for a correct kernel.
+  /// Why an incorrect kernel failed: `parse` (no usable code in the
+  /// response), `check`, `<run.stage>/<run.outcome>`, or `not-run`; empty
+  /// for a correct kernel.
   std::string Failure;
   std::vector<std::string> Rules; ///< distinct rules of check.findings
   std::optional<std::string> Response;

@@ -36,6 +36,7 @@ struct ScoreOptions {
 
 /// What the score reads from one record.
 struct KernelResult {
+  bool ParseFailed = false;        ///< parse.ok == false (kevin rollout)
   bool Correct = false;            ///< run.correct
   bool CheckFailed = false;        ///< check.ok == false
   size_t FindingCount = 0;         ///< entries of check.findings
@@ -44,12 +45,14 @@ struct KernelResult {
 };
 
 /// Reads the fields the score needs. `run.correct` is required unless the
-/// check failed and the record was never run; fields of the wrong kind are
-/// errors at the record's line.
+/// response could not be parsed (`parse.ok` false) or the check failed, as
+/// such a kernel is never run; fields of the wrong kind are errors at the
+/// record's line.
 Expected<KernelResult> readKernelResult(const Record &R);
 
 /// The closed set of flags a score may carry.
 namespace score_flag {
+constexpr const char *ParseFailed = "parse-failed";   ///< parse.ok false: S = 0
 constexpr const char *CheckFailed = "check-failed";   ///< check.ok false: S = 0
 constexpr const char *CheckFindings = "check-findings"; ///< --zero-on-findings
 constexpr const char *NoSpeedup = "no-speedup"; ///< correct, speedup absent/null
