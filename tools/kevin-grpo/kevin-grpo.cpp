@@ -59,9 +59,15 @@ int main(int Argc, char **Argv) {
                  "write the records with a grpo section, or training rows")
       ->transform(CLI::CheckedTransformer(EmitKinds))
       ->default_str("records");
+  std::string ConfigPath;
+  addConfigOption(App, ConfigPath, "grpo");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   ToolContext Ctx(App.get_name());
+  if (Error Err = applyConfigFile(App, ConfigPath, "grpo")) {
+    Ctx.error(Err);
+    return ExitError;
+  }
   if (!(Opts.Advantage.Eps >= 0) || !std::isfinite(Opts.Advantage.Eps)) {
     Ctx.usageError("--eps must be a finite number >= 0");
     return ExitError;

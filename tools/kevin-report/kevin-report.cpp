@@ -62,9 +62,15 @@ int main(int Argc, char **Argv) {
   App.add_option("--correct-weight", Opts.Score.CorrectWeight,
                  "as kevin-reward, for records without a reward section")
       ->capture_default_str();
+  std::string ConfigPath;
+  addConfigOption(App, ConfigPath, "report");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   ToolContext Ctx(App.get_name());
+  if (Error Err = applyConfigFile(App, ConfigPath, "report")) {
+    Ctx.error(Err);
+    return ExitError;
+  }
   if (Inputs.empty())
     Inputs.push_back("-");
 

@@ -49,9 +49,15 @@ int main(int Argc, char **Argv) {
       ->default_str("sum");
   App.add_option("--gamma", Opts.Gamma, "the discount of later turns")
       ->capture_default_str();
+  std::string ConfigPath;
+  addConfigOption(App, ConfigPath, "reward");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   ToolContext Ctx(App.get_name());
+  if (Error Err = applyConfigFile(App, ConfigPath, "reward")) {
+    Ctx.error(Err);
+    return ExitError;
+  }
   if (CapOpt->count())
     Opts.Score.SpeedupCap = Cap;
   if (Error Err = validateRewardOptions(Opts)) {

@@ -8,6 +8,9 @@
 #ifndef KEVIN_SUPPORT_TOOLMAIN_H
 #define KEVIN_SUPPORT_TOOLMAIN_H
 
+#include "kevin/Support/Config.h"
+#include "kevin/Support/Error.h"
+
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -21,6 +24,25 @@ std::string versionText(const std::string &ToolName);
 /// Adds --version to App. Parses argv; returns std::nullopt when the tool
 /// should go on, or the exit code to return right away.
 std::optional<int> parseCommandLine(CLI::App &App, int Argc, char **Argv);
+
+/// Sets the options of App that the command line left unset from the keys of
+/// the table Section of File (`[reward]` of a kevin.toml), each key named as
+/// its option's long name (`gamma = 0.8` for `--gamma`), so that options are
+/// bound once and the command line wins over the file. Call it after
+/// parseCommandLine. An unknown key or a value an option rejects is an error
+/// at its position in the file.
+Error applyConfigSection(CLI::App &App, const ConfigFile &File,
+                         const std::string &Section);
+
+/// Adds `--config FILE` to App: a TOML file whose table Section holds
+/// defaults for App's options (see applyConfigSection).
+CLI::Option *addConfigOption(CLI::App &App, std::string &Path,
+                             const std::string &Section);
+
+/// Loads the file named by addConfigOption's option, when one was given, and
+/// applies its Section.
+Error applyConfigFile(CLI::App &App, const std::string &Path,
+                      const std::string &Section);
 
 } // namespace kevin
 
