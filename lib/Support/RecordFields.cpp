@@ -379,6 +379,15 @@ private:
   std::string KeyBuffer;
 };
 
+/// An empty object with room for a few fields. The fields of an ordered_json
+/// object live in a vector whose growth copies them (their keys are const),
+/// so reserving matters on the hot path.
+Json objectWithRoom(size_t Fields) {
+  Json Object = Json::object();
+  Object.get_ref<Json::object_t &>().reserve(Fields);
+  return Object;
+}
+
 /// Sets Value at a dotted path, creating the objects on the way.
 void setPath(Json &Root, std::string_view Path, Json Value) {
   Json *Node = &Root;
@@ -389,7 +398,10 @@ void setPath(Json &Root, std::string_view Path, Json Value) {
       (*Node)[Key] = std::move(Value);
       return;
     }
-    Node = &(*Node)[Key];
+    Json &Child = (*Node)[Key];
+    if (Child.is_null())
+      Child = objectWithRoom(4);
+    Node = &Child;
     Path = Path.substr(Dot + 1);
   }
 }
@@ -401,6 +413,10 @@ Json spanValue(std::string_view Span) {
     return Json(Span == "true");
   if (Span == "null")
     return Json(nullptr);
+  if (Span == "[]")
+    return Json::array();
+  if (Span == "{}")
+    return Json::object();
   char First = Span.front();
   if (First == '"' && Span.find('\\') == std::string_view::npos)
     return Json(std::string(Span.substr(1, Span.size() - 2)));
@@ -447,7 +463,7 @@ Expected<Json> parseRecordFields(std::string_view Line,
                                  const FieldPaths &Wanted) {
   const std::vector<std::string> &Paths = Wanted.paths();
   FieldScanner Scanner(Line, Wanted);
-  Json Fields = Json::object();
+  Json Fields = objectWithRoom(Paths.size());
   bool Scanned = Scanner.scan();
   const std::vector<std::string_view> &Spans = Scanner.spans();
   for (size_t I = 0; Scanned && I < Paths.size(); ++I) {
