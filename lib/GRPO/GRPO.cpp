@@ -46,8 +46,8 @@ Json trainingRow(const Json &Record, const SampleAdvantage &Sample,
   if (Record.contains("id"))
     Row["id"] = Record["id"];
   Row["task_id"] = fieldOr(Record, "task_id", nullptr);
-  Row["traj_idx"] = fieldOr(Record, "trajectory",
-                            fieldOr(Record, "trajectory_id", nullptr));
+  Row["traj_idx"] =
+      fieldOr(Record, "trajectory", fieldOr(Record, "trajectory_id", nullptr));
   Row["turn_idx"] = fieldOr(Record, "turn", 1);
   Row["n_turns"] = fieldOr(Record, "reward.trajectory.turns", 1);
   Row["prompt"] = fieldOr(Record, "prompt", Json::array());
@@ -143,8 +143,8 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
   std::vector<Group> Groups;
   std::unordered_map<std::string, size_t> GroupIndex;
   // Rows need the whole record; the `grpo` section only these fields.
-  static const FieldPaths Fields({"id", "task_id", "turn",
-                                           "reward.return", "grpo"});
+  static const FieldPaths Fields(
+      {"id", "task_id", "turn", "reward.return", "grpo"});
   Record R;
   while (true) {
     auto More = Opts.Emit == EmitKind::Rows ? Reader.next(R)
@@ -153,7 +153,8 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
       return More.error();
     if (!*More)
       break;
-    if (Error Err = checkRequiredFields(R, {{"reward.return", JsonKind::Number}}))
+    if (Error Err =
+            checkRequiredFields(R, {{"reward.return", JsonKind::Number}}))
       return Err;
     if (Opts.Emit == EmitKind::Rows)
       if (Error Err = checkRowFields(R))

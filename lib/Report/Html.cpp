@@ -97,8 +97,8 @@ std::string barChart(const std::string &Title,
     double X = Left + Slot * static_cast<double>(I);
     Out << "<rect x=\"" << X + Slot * 0.15 << "\" y=\"" << Top + PlotH - H
         << "\" width=\"" << Slot * 0.7 << "\" height=\"" << H
-        << "\" class=\"bar\"><title>" << escape(Labels[I]) << ": "
-        << Counts[I] << "</title></rect>"
+        << "\" class=\"bar\"><title>" << escape(Labels[I]) << ": " << Counts[I]
+        << "</title></rect>"
         << "<text x=\"" << X + Slot / 2 << "\" y=\"" << Top + PlotH + 16
         << "\" class=\"xlabel\">" << escape(Labels[I]) << "</text>\n";
   }
@@ -151,17 +151,30 @@ std::string lineChart(const std::string &Title, const std::vector<Series> &All,
   return Out.str();
 }
 
-constexpr const char *Style = R"(body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
-h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;font-size:.9em}td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}
-td:first-child,th:first-child{text-align:left}th{background:#f4f4f4}
-.charts{display:flex;flex-wrap:wrap;gap:16px}svg{border:1px solid #ddd;background:#fff}
-.title{font-size:13px;text-anchor:middle;font-weight:600}.ylabel{font-size:10px;text-anchor:end;fill:#555}
-.xlabel{font-size:10px;text-anchor:middle;fill:#555}.grid{stroke:#e4e4e4}.bar{fill:#4a7fc1}
-polyline{fill:none;stroke-width:2}.legend{font-size:11px;stroke:none}
-polyline.s1{stroke:#4a7fc1}circle.s1,.legend.s1{fill:#4a7fc1}
-polyline.s2{stroke:#d9822b}circle.s2,.legend.s2{fill:#d9822b}
-.note{color:#666;font-size:.85em}
+constexpr const char *Style = R"(body {
+  font-family: system-ui, sans-serif; margin: 2em; color: #222;
+  max-width: 1100px;
+}
+h1 { font-size: 1.4em; }
+h2 { font-size: 1.1em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; font-size: .9em; }
+td, th { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: right; }
+td:first-child, th:first-child { text-align: left; }
+th { background: #f4f4f4; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; }
+svg { border: 1px solid #ddd; background: #fff; }
+.title { font-size: 13px; text-anchor: middle; font-weight: 600; }
+.ylabel { font-size: 10px; text-anchor: end; fill: #555; }
+.xlabel { font-size: 10px; text-anchor: middle; fill: #555; }
+.grid { stroke: #e4e4e4; }
+.bar { fill: #4a7fc1; }
+polyline { fill: none; stroke-width: 2; }
+.legend { font-size: 11px; stroke: none; }
+polyline.s1 { stroke: #4a7fc1; }
+circle.s1, .legend.s1 { fill: #4a7fc1; }
+polyline.s2 { stroke: #d9822b; }
+circle.s2, .legend.s2 { fill: #d9822b; }
+.note { color: #666; font-size: .85em; }
 )";
 
 } // namespace
@@ -170,7 +183,8 @@ std::string formatReportHtml(const RunReport &Report, const ReportOptions &Opts,
                              const std::string &Title) {
   const TaskMetrics &O = Report.Overall;
   std::ostringstream Out;
-  Out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+  Out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+         "charset=\"utf-8\">\n"
       << "<title>kevin report: " << escape(Title) << "</title>\n<style>\n"
       << Style << "</style>\n</head>\n<body>\n"
       << "<h1>kevin report: " << escape(Title) << "</h1>\n"
@@ -192,8 +206,7 @@ std::string formatReportHtml(const RunReport &Report, const ReportOptions &Opts,
         percent(O.AvgFast[I]));
   for (size_t I = 0; I < Opts.PassK.size(); ++I)
     if (O.PassAtK[I])
-      Row("pass@" + std::to_string(Opts.PassK[I]), percent(*O.PassAtK[I]),
-          "");
+      Row("pass@" + std::to_string(Opts.PassK[I]), percent(*O.PassAtK[I]), "");
   Out << "</table>\n";
 
   // The charts.

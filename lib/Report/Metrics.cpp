@@ -11,9 +11,9 @@
 #include <cctype>
 #include <cmath>
 #include <iostream>
-#include <sys/stat.h>
 #include <set>
 #include <string_view>
+#include <sys/stat.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -27,9 +27,8 @@ static std::optional<std::string> stringField(const Json &Value,
   return std::nullopt;
 }
 
-Expected<KernelSample> readKernelSample(const Record &R,
-                                        const ScoreOptions &Score,
-                                        int64_t Ordinal) {
+Expected<KernelSample>
+readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal) {
   KernelSample K;
   if (Error Err = checkRequiredFields(R, {{"task_id", JsonKind::String}}))
     return Err;
@@ -46,8 +45,8 @@ Expected<KernelSample> readKernelSample(const Record &R,
 
   bool ParseFailed = false, CheckFailed = false;
   if (findField(R.Value, "reward")) {
-    if (Error Err = checkRequiredFields(
-            R, {{"reward.correct", JsonKind::Boolean}}))
+    if (Error Err =
+            checkRequiredFields(R, {{"reward.correct", JsonKind::Boolean}}))
       return Err;
     K.Correct = R.Value["reward"]["correct"].get<bool>();
     const Json *Speedup = findField(R.Value, "reward.speedup");
@@ -140,8 +139,8 @@ readRunSamples(const std::vector<std::string> &Paths, const ScoreOptions &Score,
     if (!Log)
       return Log.error();
     if (Log->DroppedTail)
-      Warnings.push_back(Error::inFile(
-          Path, "dropped a torn last line (a write cut short)"));
+      Warnings.push_back(
+          Error::inFile(Path, "dropped a torn last line (a write cut short)"));
     for (const Record &R : Log->Records)
       if (Error Err = Add(R))
         return Err;

@@ -51,8 +51,10 @@ Json taskJson(const TaskMetrics &T, const ReportOptions &Opts) {
   J["task_id"] = T.TaskId;
   J["trajectories"] = T.Trajectories;
   J["kernels"] = T.Kernels;
-  J["correct"] = {{"best", number(T.BestCorrect)}, {"avg", number(T.AvgCorrect)}};
-  J["speedup"] = {{"best", number(T.BestSpeedup)}, {"avg", number(T.AvgSpeedup)}};
+  J["correct"] = {{"best", number(T.BestCorrect)},
+                  {"avg", number(T.AvgCorrect)}};
+  J["speedup"] = {{"best", number(T.BestSpeedup)},
+                  {"avg", number(T.AvgSpeedup)}};
   Json Fast = Json::object();
   for (size_t I = 0; I < Opts.FastP.size(); ++I)
     Fast[label(Opts.FastP[I])] = {{"best", number(T.BestFast[I])},
@@ -92,7 +94,8 @@ Json reportToJson(const RunReport &Report, const ReportOptions &Opts) {
       {"responses", S.Responses},
       {"okay_prefix", Opts.OkayPrefix},
       {"not_okay_ratio", number(S.NotOkayRatio)},
-      {"repetition", {{"mean", number(S.MeanRepetition)}, {"max", number(S.MaxRepetition)}}},
+      {"repetition",
+       {{"mean", number(S.MeanRepetition)}, {"max", number(S.MaxRepetition)}}},
       {"chars",
        {{"mean", number(S.MeanChars)},
         {"p50", S.P50Chars},
@@ -103,8 +106,9 @@ Json reportToJson(const RunReport &Report, const ReportOptions &Opts) {
         {"mean", number(S.MeanTokens)},
         {"p95", S.P95Tokens},
         {"max", number(S.MaxTokens)}}},
-      {"truncated", {{"responses", S.WithFinishReason},
-                     {"share", number(S.TruncatedShare)}}}};
+      {"truncated",
+       {{"responses", S.WithFinishReason},
+        {"share", number(S.TruncatedShare)}}}};
   return J;
 }
 
@@ -136,7 +140,8 @@ std::string formatReportText(const RunReport &Report,
   Out << "\nper task                          traj  kernels  correct (best/avg)"
          "  speedup (best/avg)\n";
   for (const TaskMetrics &T : Report.Tasks)
-    Out << "  " << pad(T.TaskId, 32) << pad(std::to_string(T.Trajectories), 4, true)
+    Out << "  " << pad(T.TaskId, 32)
+        << pad(std::to_string(T.Trajectories), 4, true)
         << pad(std::to_string(T.Kernels), 9, true)
         << pad(percent(T.BestCorrect) + " / " + percent(T.AvgCorrect), 20, true)
         << pad(times(T.BestSpeedup) + " / " + times(T.AvgSpeedup), 20, true)
@@ -176,11 +181,10 @@ std::string formatReportText(const RunReport &Report,
     }
     if (S.WithTokens)
       Out << "  length (tokens)  mean " << fixed(S.MeanTokens, 0) << "  p95 "
-          << fixed(S.P95Tokens, 0) << "  max " << fixed(S.MaxTokens, 0)
-          << "\n";
+          << fixed(S.P95Tokens, 0) << "  max " << fixed(S.MaxTokens, 0) << "\n";
     if (S.WithFinishReason)
-      Out << "  truncated (finish_reason length)  "
-          << percent(S.TruncatedShare) << "\n";
+      Out << "  truncated (finish_reason length)  " << percent(S.TruncatedShare)
+          << "\n";
   }
   return Out.str();
 }

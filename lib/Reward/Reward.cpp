@@ -264,10 +264,10 @@ Error rewardRecords(std::istream &In, const std::string &SourceName,
   RecordReader Reader(In, SourceName);
   RewardPass Pass(Out, Opts);
   // Everything RewardPass::add reads; the rest of a line is only validated.
-  static const FieldPaths Fields({
-      "id",           "task_id",        "trajectory",    "trajectory_id",
-      "turn",         "check.ok",       "check.findings", "run.correct",
-      "bench.speedup", "bench.flags",   "reward",        "parse.ok"});
+  static const FieldPaths Fields(
+      {"id", "task_id", "trajectory", "trajectory_id", "turn", "check.ok",
+       "check.findings", "run.correct", "bench.speedup", "bench.flags",
+       "reward", "parse.ok"});
   Record R;
   while (true) {
     auto More = Reader.nextFields(R, Fields);

@@ -13,8 +13,8 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace kevin {
@@ -32,8 +32,8 @@ public:
     skipSpace();
     if (P == End || *P != '{')
       return false;
-    uint64_t All = Spans.size() == 64 ? ~uint64_t(0)
-                                      : (uint64_t(1) << Spans.size()) - 1;
+    uint64_t All =
+        Spans.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << Spans.size()) - 1;
     if (!scanObject(0, All))
       return false;
     skipSpace();

@@ -51,7 +51,8 @@ int main(int Argc, char **Argv) {
                  "(leave-one-out: RLOO)")
       ->transform(CLI::CheckedTransformer(Baselines))
       ->default_str("mean");
-  App.add_option("--eps", Opts.Advantage.Eps, "added to the std before dividing")
+  App.add_option("--eps", Opts.Advantage.Eps,
+                 "added to the std before dividing")
       ->capture_default_str();
   std::map<std::string, EmitKind> EmitKinds{{"records", EmitKind::Records},
                                             {"rows", EmitKind::Rows}};
@@ -118,7 +119,7 @@ int main(int Argc, char **Argv) {
         Of(Summary.ZeroVarianceGroups) +
         " have zero variance (all returns equal): their advantages are 0"));
   if (Summary.SingleSampleGroups)
-    Ctx.warning(Error::make(Of(Summary.SingleSampleGroups) +
-                            " have a single sample"));
+    Ctx.warning(
+        Error::make(Of(Summary.SingleSampleGroups) + " have a single sample"));
   return ExitClean;
 }

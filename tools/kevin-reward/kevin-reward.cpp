@@ -27,8 +27,10 @@ int main(int Argc, char **Argv) {
   RewardOptions Opts;
   std::string InputPath = "-", OutputPath = "-";
   double Cap = 0;
-  App.add_option("input", InputPath, "records to score (JSON Lines; '-' is stdin)");
-  App.add_option("-o,--output", OutputPath, "where to write the records ('-' is stdout)");
+  App.add_option("input", InputPath,
+                 "records to score (JSON Lines; '-' is stdin)");
+  App.add_option("-o,--output", OutputPath,
+                 "where to write the records ('-' is stdout)");
   App.add_option("--correct-weight", Opts.Score.CorrectWeight,
                  "w_c, the score of a correct kernel before its speedup")
       ->capture_default_str();
@@ -36,8 +38,9 @@ int main(int Argc, char **Argv) {
                                 "count speedups above this value as the value");
   App.add_flag("--log-speedup", Opts.Score.LogSpeedup,
                "use log(1 + speedup) instead of the speedup");
-  App.add_option("--flag-penalty", Opts.Score.FlagPenalty,
-                 "subtract this per entry of bench.flags (the score stays >= 0)")
+  App.add_option(
+         "--flag-penalty", Opts.Score.FlagPenalty,
+         "subtract this per entry of bench.flags (the score stays >= 0)")
       ->capture_default_str();
   App.add_flag("--zero-on-findings", Opts.Score.ZeroOnFindings,
                "score 0 for any check finding, warnings included");

@@ -11,8 +11,7 @@ using namespace kevin;
 namespace {
 
 std::vector<double> advantages(const std::vector<double> &R, StdMode Std,
-                               Baseline Base, double Eps,
-                               GroupStats &Stats) {
+                               Baseline Base, double Eps, GroupStats &Stats) {
   AdvantageOptions Opts;
   Opts.Std = Std;
   Opts.Base = Base;
@@ -33,8 +32,7 @@ TEST(AdvantageTest, PopulationAndSampleStd) {
   auto Sample = advantages(R, StdMode::Sample, Baseline::Mean, 0, Stats);
   EXPECT_DOUBLE_EQ(Stats.Std, std::sqrt(5.0 / 3));
   EXPECT_DOUBLE_EQ(Sample[3], 1.5 / std::sqrt(5.0 / 3));
-  auto WithEps =
-      advantages(R, StdMode::Population, Baseline::Mean, 0.5, Stats);
+  auto WithEps = advantages(R, StdMode::Population, Baseline::Mean, 0.5, Stats);
   EXPECT_DOUBLE_EQ(WithEps[0], -1.5 / (std::sqrt(1.25) + 0.5));
   // Normalised advantages have mean 0.
   EXPECT_NEAR(Pop[0] + Pop[1] + Pop[2] + Pop[3], 0.0, 1e-12);
@@ -60,8 +58,7 @@ TEST(AdvantageTest, ZeroVarianceAndSingleSampleGroups) {
       EXPECT_EQ(advantages({0, 0, 0}, Std, Base, 0, Stats),
                 (std::vector<double>{0, 0, 0}));
       EXPECT_TRUE(Stats.ZeroVariance);
-      EXPECT_EQ(advantages({7}, Std, Base, 0, Stats),
-                std::vector<double>{0});
+      EXPECT_EQ(advantages({7}, Std, Base, 0, Stats), std::vector<double>{0});
       EXPECT_TRUE(Stats.ZeroVariance);
       EXPECT_EQ(Stats.Size, 1u);
     }

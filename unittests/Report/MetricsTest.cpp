@@ -1,6 +1,6 @@
 //===-- MetricsTest.cpp - tests for kevin/Report/Metrics.h ----------------===//
-#include "kevin/Report/Format.h"
 #include "kevin/Report/Metrics.h"
+#include "kevin/Report/Format.h"
 
 #include <gtest/gtest.h>
 
@@ -33,8 +33,8 @@ TEST(MetricsTest, PassAtKIsTheUnbiasedEstimator) {
   for (size_t N : {1u, 5u, 16u})
     for (size_t C = 0; C <= N; ++C)
       for (size_t K = 1; K <= N; ++K)
-        EXPECT_NEAR(passAtK(N, C, K),
-                    1 - binomial(N - C, K) / binomial(N, K), 1e-12)
+        EXPECT_NEAR(passAtK(N, C, K), 1 - binomial(N - C, K) / binomial(N, K),
+                    1e-12)
             << N << " " << C << " " << K;
   EXPECT_EQ(passAtK(10, 0, 3), 0.0);
   EXPECT_EQ(passAtK(10, 10, 1), 1.0);
@@ -102,9 +102,8 @@ TEST(MetricsTest, EmptyRunFormats) {
 
 TEST(MetricsTest, HtmlEscapesTaskNames) {
   std::vector<KernelSample> Samples = {kernel("<b>&", 0, 1, true, 1.0)};
-  std::string Html =
-      formatReportHtml(computeReport(Samples, ReportOptions()),
-                       ReportOptions(), "run");
+  std::string Html = formatReportHtml(computeReport(Samples, ReportOptions()),
+                                      ReportOptions(), "run");
   EXPECT_NE(Html.find("&lt;b&gt;&amp;"), std::string::npos);
   EXPECT_EQ(Html.find("<b>&"), std::string::npos);
 }

@@ -22,8 +22,8 @@ Record record(const char *Text) {
 /// Runs rewardRecords over Input; returns what it wrote.
 std::string reward(const std::string &Input, const RewardOptions &Opts,
                    Error &Err) {
-  std::string Path = testing::TempDir() + "/reward." +
-                     std::to_string(::getpid());
+  std::string Path =
+      testing::TempDir() + "/reward." + std::to_string(::getpid());
   FILE *File = std::fopen(Path.c_str(), "w+");
   {
     LineWriter Out(fileno(File), Path, false);
@@ -44,8 +44,8 @@ TEST(RewardTest, TurnKeys) {
   auto None = readTurnKey(record(R"({"task_id":"t"})"));
   ASSERT_TRUE(None);
   EXPECT_FALSE(*None);
-  auto Key = readTurnKey(
-      record(R"({"task_id":"t","trajectory_id":3,"turn":2})"));
+  auto Key =
+      readTurnKey(record(R"({"task_id":"t","trajectory_id":3,"turn":2})"));
   ASSERT_TRUE(Key);
   ASSERT_TRUE(*Key);
   EXPECT_EQ((*Key)->TaskId, "t");

@@ -77,8 +77,8 @@ TEST(ScoreTest, Options) {
 
 TEST(ScoreTest, ReadsRecords) {
   auto R = readKernelResult(record(
-      R"({"check":{"ok":true,"findings":[{"rule":"r"}]},"run":{"correct":true},)"
-      R"("bench":{"speedup":1.5,"flags":["a","b"]}})"));
+      R"({"check":{"ok":true,"findings":[{"rule":"r"}]},)"
+      R"("run":{"correct":true},"bench":{"speedup":1.5,"flags":["a","b"]}})"));
   ASSERT_TRUE(R);
   EXPECT_TRUE(R->Correct);
   EXPECT_FALSE(R->CheckFailed);

@@ -18,7 +18,9 @@ TEST(SectionWriterTest, WritesValidJson) {
       .null("f")
       .raw("g", "[1,\"x\"]");
   std::string Text = W.finish();
-  EXPECT_EQ(Text, R"({"a":0.3,"b":2.0,"c":null,"d":-4,"e":true,"f":null,"g":[1,"x"]})");
+  EXPECT_EQ(
+      Text,
+      R"({"a":0.3,"b":2.0,"c":null,"d":-4,"e":true,"f":null,"g":[1,"x"]})");
   EXPECT_EQ(Json::parse(Text)["g"][1], "x");
   EXPECT_EQ(SectionWriter().finish(), "{}");
 }

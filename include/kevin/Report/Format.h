@@ -1,4 +1,4 @@
-//===-- kevin/Report/Format.h - a run report as text, JSON or HTML -*- C++ -*-===//
+//===-- kevin/Report/Format.h - text, JSON and HTML reports -----*- C++ -*-===//
 //
 // The three forms of `kevin report`: a terminal table, JSON for scripts, and
 // a self-contained HTML page (inline CSS and SVG plots, no script, nothing

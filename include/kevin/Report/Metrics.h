@@ -54,9 +54,8 @@ struct KernelSample {
 /// Reads a record. Correctness and speedup come from its `reward` section
 /// when it has one, else from check/run/bench scored with Score. A record
 /// without `trajectory` is its own trajectory, numbered by Ordinal.
-Expected<KernelSample> readKernelSample(const Record &R,
-                                        const ScoreOptions &Score,
-                                        int64_t Ordinal);
+Expected<KernelSample>
+readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal);
 
 /// Reads the kernels of a run from record files (`-` is stdin). A file that
 /// ends in a torn line (a log cut short by a kill) loses that line, with a

@@ -1,4 +1,4 @@
-//===-- kevin/Reward/Reward.h - the kevin-reward pass over records -*- C++ -*-===//
+//===-- kevin/Reward/Reward.h - the kevin-reward pass -----------*- C++ -*-===//
 //
 // kevin-reward reads records, scores each kernel (Score.h) and, for the turns
 // of multi-turn trajectories (`task_id`, `trajectory`, `turn`), computes the

@@ -36,12 +36,12 @@ struct ScoreOptions {
 
 /// What the score reads from one record.
 struct KernelResult {
-  bool ParseFailed = false;        ///< parse.ok == false (kevin rollout)
-  bool Correct = false;            ///< run.correct
-  bool CheckFailed = false;        ///< check.ok == false
-  size_t FindingCount = 0;         ///< entries of check.findings
-  std::optional<double> Speedup;   ///< bench.speedup when it is a number
-  size_t ReviewFlagCount = 0;      ///< entries of bench.flags
+  bool ParseFailed = false;      ///< parse.ok == false (kevin rollout)
+  bool Correct = false;          ///< run.correct
+  bool CheckFailed = false;      ///< check.ok == false
+  size_t FindingCount = 0;       ///< entries of check.findings
+  std::optional<double> Speedup; ///< bench.speedup when it is a number
+  size_t ReviewFlagCount = 0;    ///< entries of bench.flags
 };
 
 /// Reads the fields the score needs. `run.correct` is required unless the
@@ -52,10 +52,11 @@ Expected<KernelResult> readKernelResult(const Record &R);
 
 /// The closed set of flags a score may carry.
 namespace score_flag {
-constexpr const char *ParseFailed = "parse-failed";   ///< parse.ok false: S = 0
-constexpr const char *CheckFailed = "check-failed";   ///< check.ok false: S = 0
+constexpr const char *ParseFailed = "parse-failed"; ///< parse.ok false: S = 0
+constexpr const char *CheckFailed = "check-failed"; ///< check.ok false: S = 0
 constexpr const char *CheckFindings = "check-findings"; ///< --zero-on-findings
-constexpr const char *NoSpeedup = "no-speedup"; ///< correct, speedup absent/null
+constexpr const char *NoSpeedup =
+    "no-speedup"; ///< correct, speedup absent/null
 constexpr const char *BadSpeedup = "bad-speedup"; ///< correct, speedup <= 0
 constexpr const char *SpeedupCapped = "speedup-capped";
 constexpr const char *ReviewFlags = "review-flags"; ///< penalised bench.flags

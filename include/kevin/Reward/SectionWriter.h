@@ -1,4 +1,4 @@
-//===-- kevin/Reward/SectionWriter.h - the text of a record section -*- C++ -*-===//
+//===-- kevin/Reward/SectionWriter.h - record section text ------*- C++ -*-===//
 //
 // kevin-reward and kevin-grpo write one small section per record, a million
 // records a run. SectionWriter builds the section's JSON text field by field,
