@@ -2,14 +2,19 @@
 """Throughput of `kevin-reward | kevin-grpo` on synthetic multi-turn records.
 
 Writes N synthetic records (default one million: tasks x 16 trajectories x
-4 turns, each with check/run/bench sections and a short response) to a temporary
-file, then times the pipeline
+4 turns, each with prompt, response, check/run/bench sections) to a temporary
+file, then times
 
-    kevin-reward RECORDS | kevin-grpo -o OUT
+    kevin-reward RECORDS | kevin-grpo -o OUT      (the pipeline, wall clock)
+    kevin-reward RECORDS -o SCORED                (each tool alone, CPU time)
+    kevin-grpo SCORED -o OUT
 
-and prints wall-clock and CPU seconds and records per second. As a baseline it times `cat RECORDS
-> OUT` (reading and writing the same bytes), and prints the pipeline's time as
-a multiple of it.
+and, as the baseline, the least a Python step over the same records does:
+json.loads and json.dumps of every line (no scoring at all). It prints seconds,
+records per second, and the baseline's CPU time over the pipeline's.
+
+CPU seconds (user + system) are the figure to compare across runs: on a shared
+machine the wall clock also counts time spent waiting for a core.
 
 usage: utils/bench-grpo.py [--records N] [--bin build/bin] [--emit records|rows]
 """
@@ -81,24 +86,35 @@ def main():
         out = os.path.join(tmp, "out.jsonl")
         write_records(records, args.records)
         size_mb = os.path.getsize(records) / 1e6
-        baseline, baseline_cpu = timed("cat '%s' > '%s'" % (records, out))
         seconds, cpu = timed("'%s' '%s' | '%s' --emit=%s -o '%s' 2>/dev/null" %
-                        (reward, records, grpo, args.emit, out))
+                             (reward, records, grpo, args.emit, out))
         with open(out) as f:
             written = sum(1 for _ in f)
         if written != args.records:
             sys.exit("bench-grpo: error: wrote %d of %d records" %
                      (written, args.records))
-    print("records:            %d (%.0f MB, %d tasks x %d trajectories x %d turns)"
-          % (args.records, size_mb, args.records // (TRAJECTORIES * TURNS),
-             TRAJECTORIES, TURNS))
+        scored = os.path.join(tmp, "scored.jsonl")
+        _, reward_cpu = timed("'%s' '%s' -o '%s'" % (reward, records, scored))
+        _, grpo_cpu = timed("'%s' '%s' --emit=%s -o '%s' 2>/dev/null" %
+                            (grpo, scored, args.emit, out))
+        _, baseline_cpu = timed(
+            "'%s' -c 'import json,sys\nfor l in open(sys.argv[1]): "
+            "sys.stdout.write(json.dumps(json.loads(l)) + \"\\n\")' "
+            "'%s' > '%s'" % (sys.executable, records, out))
+    n = args.records
+    print("records: %d (%.0f MB, %d tasks x %d trajectories x %d turns)"
+          % (n, size_mb, n // (TRAJECTORIES * TURNS), TRAJECTORIES, TURNS))
     print("kevin-reward | kevin-grpo --emit=%s: %.2f s wall, %.2f s CPU, "
-          "%.0f records/s" % (args.emit, seconds, cpu, args.records / seconds))
-    print("baseline (cat):     %.3f s wall; pipeline / baseline = %.1fx"
-          % (baseline, seconds / baseline))
+          "%.0f records/s (wall)" % (args.emit, seconds, cpu, n / seconds))
+    print("  kevin-reward alone: %.2f s CPU (%.2f us/record)"
+          % (reward_cpu, 1e6 * reward_cpu / n))
+    print("  kevin-grpo alone:   %.2f s CPU (%.2f us/record)"
+          % (grpo_cpu, 1e6 * grpo_cpu / n))
+    print("baseline, Python json.loads + json.dumps per line: %.2f s CPU"
+          % baseline_cpu)
+    print("baseline CPU / pipeline CPU = %.1fx" % (baseline_cpu / cpu))
     print("machine load (1, 5, 15 min): %.2f %.2f %.2f on %d CPUs"
           % (os.getloadavg() + (os.cpu_count(),)))
-
 
 if __name__ == "__main__":
     main()
