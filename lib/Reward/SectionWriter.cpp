@@ -10,15 +10,39 @@
 
 namespace kevin {
 
+/// The number of significant digits in a number printed by to_chars.
+static size_t significantDigits(std::string_view Text) {
+  size_t Digits = 0;
+  bool Leading = true;
+  for (char C : Text) {
+    if (C == 'e')
+      break;
+    if (C < '0' || C > '9')
+      continue;
+    if (Leading && C == '0')
+      continue;
+    Leading = false;
+    ++Digits;
+  }
+  return Digits;
+}
+
 void appendNumber(std::string &Out, double V) {
   if (!std::isfinite(V)) {
     Out += "null";
     return;
   }
   char Buffer[32];
-  auto [End, Ec] = std::to_chars(Buffer, Buffer + sizeof(Buffer), V,
-                                 std::chars_format::general, 15);
+  // The shortest form is fast and usually short; only a value that needs
+  // more than 15 digits (0.1 + 0.2) is printed again at 15.
+  auto [End, Ec] = std::to_chars(Buffer, Buffer + sizeof(Buffer), V);
   std::string_view Text(Buffer, static_cast<size_t>(End - Buffer));
+  if (significantDigits(Text) > 15) {
+    End = std::to_chars(Buffer, Buffer + sizeof(Buffer), V,
+                        std::chars_format::general, 15)
+              .ptr;
+    Text = std::string_view(Buffer, static_cast<size_t>(End - Buffer));
+  }
   Out += Text;
   if (Text.find_first_of(".e") == std::string_view::npos)
     Out += ".0";
