@@ -9,8 +9,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <sys/stat.h>
@@ -28,7 +32,7 @@ static std::optional<std::string> stringField(const Json &Value,
 }
 
 Expected<KernelSample>
-readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal) {
+readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
   KernelSample K;
   if (Error Err = checkRequiredFields(R, {{"task_id", JsonKind::String}}))
     return Err;
@@ -64,7 +68,7 @@ readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal) {
     auto Result = readKernelResult(R);
     if (!Result)
       return Result.error();
-    KernelScore S = scoreKernel(*Result, Score);
+    KernelScore S = scoreKernel(*Result, Opts.Score);
     K.Correct = S.Correct;
     K.Speedup = S.Speedup;
     ParseFailed = Result->ParseFailed;
@@ -90,7 +94,13 @@ readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal) {
           Rules.insert(*Rule);
     K.Rules.assign(Rules.begin(), Rules.end());
   }
-  K.Response = stringField(R.Value, "response");
+  if (const Json *Response = findField(R.Value, "response");
+      Response && Response->is_string()) {
+    const std::string &Text = Response->get_ref<const std::string &>();
+    K.Response =
+        KernelSample::ResponseStats{startsWithPrefix(Text, Opts.OkayPrefix),
+                                    repetitionScore(Text), Text.size()};
+  }
   if (const Json *Tokens = findField(R.Value, "usage.completion_tokens");
       Tokens && Tokens->is_number_integer())
     K.CompletionTokens = Tokens->get<int64_t>();
@@ -102,7 +112,7 @@ readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal) {
 }
 
 Expected<std::vector<KernelSample>>
-readRunSamples(const std::vector<std::string> &Paths, const ScoreOptions &Score,
+readRunSamples(const std::vector<std::string> &Paths, const ReportOptions &Opts,
                std::vector<Error> &Warnings) {
   std::vector<KernelSample> Samples;
   std::unordered_map<std::string, int64_t> Ordinals;
@@ -110,40 +120,62 @@ readRunSamples(const std::vector<std::string> &Paths, const ScoreOptions &Score,
     const Json *Task = findField(R.Value, "task_id");
     int64_t Ordinal =
         Task && Task->is_string() ? Ordinals[Task->get<std::string>()]++ : 0;
-    auto K = readKernelSample(R, Score, Ordinal);
+    auto K = readKernelSample(R, Opts, Ordinal);
     if (!K)
       return K.error();
     Samples.push_back(std::move(*K));
     return Error::success();
   };
+  // Reads a stream; LastLine, when not 0, is a final line without a newline,
+  // which may be a write cut short by a kill (DurableRecordLog): if it does
+  // not parse, it is dropped with a warning.
+  auto ReadAll = [&](std::istream &In, const std::string &Name,
+                     unsigned LastLine) -> Error {
+    RecordReader Reader(In, Name);
+    Record R;
+    while (true) {
+      auto More = Reader.next(R);
+      if (!More) {
+        if (LastLine && More.error().location().Line == LastLine) {
+          Warnings.push_back(Error::inFile(
+              Name, "dropped a torn last line (a write cut short)"));
+          return Error::success();
+        }
+        return More.error();
+      }
+      if (!*More)
+        return Error::success();
+      if (Error Err = Add(R))
+        return Err;
+    }
+  };
   for (const std::string &Path : Paths) {
     if (Path == "-") {
-      RecordReader Reader(std::cin, "<stdin>");
-      Record R;
-      while (true) {
-        auto More = Reader.next(R);
-        if (!More)
-          return More.error();
-        if (!*More)
-          break;
-        if (Error Err = Add(R))
-          return Err;
-      }
+      if (Error Err = ReadAll(std::cin, "<stdin>", 0))
+        return Err;
       continue;
     }
     struct stat St;
     if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
       return Error::inFile(Path, "is a directory (give the run's record "
                                  "files, e.g. 'RUN/turns.jsonl')");
-    auto Log = readRecordLog(Path);
-    if (!Log)
-      return Log.error();
-    if (Log->DroppedTail)
-      Warnings.push_back(
-          Error::inFile(Path, "dropped a torn last line (a write cut short)"));
-    for (const Record &R : Log->Records)
-      if (Error Err = Add(R))
-        return Err;
+    std::ifstream In(Path, std::ios::binary);
+    if (!In)
+      return Error::inFile(Path, std::strerror(errno));
+    unsigned LastLine = 0;
+    if (In.seekg(0, std::ios::end).tellg() > 0) {
+      In.seekg(-1, std::ios::end);
+      if (In.get() != '\n') {
+        In.seekg(0);
+        LastLine = 1 + static_cast<unsigned>(
+                           std::count(std::istreambuf_iterator<char>(In),
+                                      std::istreambuf_iterator<char>(), '\n'));
+      }
+    }
+    In.clear();
+    In.seekg(0);
+    if (Error Err = ReadAll(In, Path, LastLine))
+      return Err;
   }
   return Samples;
 }
@@ -227,8 +259,7 @@ double percentile(const std::vector<double> &Sorted, double P) {
   return Sorted[std::min(Sorted.size() - 1, Rank ? Rank - 1 : 0)];
 }
 
-StabilitySignals stability(const std::vector<KernelSample> &Samples,
-                           const std::string &Prefix) {
+StabilitySignals stability(const std::vector<KernelSample> &Samples) {
   StabilitySignals S;
   std::vector<double> Chars, Tokens, Repetition;
   size_t NotOkay = 0, Truncated = 0;
@@ -242,9 +273,9 @@ StabilitySignals stability(const std::vector<KernelSample> &Samples,
     if (!K.Response)
       continue;
     ++S.Responses;
-    NotOkay += !startsWithPrefix(*K.Response, Prefix);
-    Chars.push_back(static_cast<double>(K.Response->size()));
-    Repetition.push_back(repetitionScore(*K.Response));
+    NotOkay += !K.Response->StartsOkay;
+    Chars.push_back(static_cast<double>(K.Response->Chars));
+    Repetition.push_back(K.Response->Repetition);
   }
   std::sort(Chars.begin(), Chars.end());
   std::sort(Tokens.begin(), Tokens.end());
@@ -412,7 +443,7 @@ RunReport computeReport(const std::vector<KernelSample> &Samples,
     }
     Report.Turns.push_back(Point);
   }
-  Report.Stability = stability(Samples, Opts.OkayPrefix);
+  Report.Stability = stability(Samples);
   return Report;
 }
 

@@ -75,7 +75,7 @@ int main(int Argc, char **Argv) {
     Inputs.push_back("-");
 
   std::vector<Error> Warnings;
-  auto Samples = readRunSamples(Inputs, Opts.Score, Warnings);
+  auto Samples = readRunSamples(Inputs, Opts, Warnings);
   for (const Error &W : Warnings)
     Ctx.warning(W);
   if (!Samples) {

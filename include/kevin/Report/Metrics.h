@@ -46,7 +46,14 @@ struct KernelSample {
   /// for a correct kernel.
   std::string Failure;
   std::vector<std::string> Rules; ///< distinct rules of check.findings
-  std::optional<std::string> Response;
+  /// What the stability signals need from the response, computed when the
+  /// record is read so that responses are not kept.
+  struct ResponseStats {
+    bool StartsOkay = false; ///< starts with ReportOptions::OkayPrefix
+    double Repetition = 0;   ///< repetitionScore
+    size_t Chars = 0;
+  };
+  std::optional<ResponseStats> Response;
   std::optional<int64_t> CompletionTokens;
   std::optional<std::string> FinishReason;
 };
@@ -55,13 +62,14 @@ struct KernelSample {
 /// when it has one, else from check/run/bench scored with Score. A record
 /// without `trajectory` is its own trajectory, numbered by Ordinal.
 Expected<KernelSample>
-readKernelSample(const Record &R, const ScoreOptions &Score, int64_t Ordinal);
+readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal);
 
-/// Reads the kernels of a run from record files (`-` is stdin). A file that
-/// ends in a torn line (a log cut short by a kill) loses that line, with a
-/// message in Warnings; any other bad line is an error.
+/// Reads the kernels of a run from record files (`-` is stdin), one record
+/// at a time. A file whose last line has no newline and does not parse (a
+/// log cut short by a kill) loses that line, with a message in Warnings; any
+/// other bad line is an error.
 Expected<std::vector<KernelSample>>
-readRunSamples(const std::vector<std::string> &Paths, const ScoreOptions &Score,
+readRunSamples(const std::vector<std::string> &Paths, const ReportOptions &Opts,
                std::vector<Error> &Warnings);
 
 /// The metrics of one task, or their mean over tasks (Overall).
