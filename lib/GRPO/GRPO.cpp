@@ -41,7 +41,9 @@ static Json completionLogprobs(const Json &Logprobs) {
 
 Json trainingRow(const Json &Record, const SampleAdvantage &Sample,
                  const GrpoOptions &Opts) {
+  // The row's fields live in a vector that copies them as it grows.
   Json Row = Json::object();
+  Row.get_ref<Json::object_t &>().reserve(32);
   Row["uid"] = Sample.Group;
   if (Record.contains("id"))
     Row["id"] = Record["id"];
@@ -88,8 +90,8 @@ Json trainingRow(const Json &Record, const SampleAdvantage &Sample,
 namespace {
 
 struct HeldRecord {
-  std::string Line;
-  SourceLocation Origin;
+  std::string Line; ///< --emit=records: the record's text
+  Json RowFields;   ///< --emit=rows: the fields a training row reads
   size_t Group = 0;
   size_t IndexInGroup = 0;
 };
@@ -142,13 +144,34 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
   std::vector<HeldRecord> Held;
   std::vector<Group> Groups;
   std::unordered_map<std::string, size_t> GroupIndex;
-  // Rows need the whole record; the `grpo` section only these fields.
-  static const FieldPaths Fields(
+  // The fields each output reads; the rest of a line is only validated.
+  static const FieldPaths SectionFields(
       {"id", "task_id", "turn", "reward.return", "grpo"});
+  static const FieldPaths RowFields({"id",
+                                     "task_id",
+                                     "trajectory",
+                                     "trajectory_id",
+                                     "turn",
+                                     "reward.trajectory.turns",
+                                     "prompt",
+                                     "prompt_token_ids",
+                                     "response",
+                                     "completion_token_ids",
+                                     "logprobs",
+                                     "reward.score",
+                                     "reward.return",
+                                     "reward.gamma",
+                                     "reward.aggregation",
+                                     "reward.correct",
+                                     "reward.speedup",
+                                     "build.ok",
+                                     "finish_reason",
+                                     "policy_step",
+                                     "model_version"});
+  bool Rows = Opts.Emit == EmitKind::Rows;
   Record R;
   while (true) {
-    auto More = Opts.Emit == EmitKind::Rows ? Reader.next(R)
-                                            : Reader.nextFields(R, Fields);
+    auto More = Reader.nextFields(R, Rows ? RowFields : SectionFields);
     if (!More)
       return More.error();
     if (!*More)
@@ -156,7 +179,7 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
     if (Error Err =
             checkRequiredFields(R, {{"reward.return", JsonKind::Number}}))
       return Err;
-    if (Opts.Emit == EmitKind::Rows)
+    if (Rows)
       if (Error Err = checkRowFields(R))
         return Err;
     auto Key = groupKey(R, Opts.By);
@@ -170,16 +193,18 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
     }
     Group &G = Groups[It->second];
     HeldRecord H;
-    H.Origin = R.Origin;
     H.Group = It->second;
     H.IndexInGroup = G.Returns.size();
     G.Returns.push_back(R.Value["reward"]["return"].get<double>());
-    H.Line = Reader.line();
-    if (Opts.Emit == EmitKind::Records && R.Value.contains("grpo")) {
-      auto Full = parseRecordLine(H.Line, R.Origin);
+    if (Rows) {
+      H.RowFields = std::move(R.Value);
+    } else if (R.Value.contains("grpo")) {
+      auto Full = parseRecordLine(Reader.line(), R.Origin);
       if (!Full)
         return Full.error();
-      H.Line = lineWithoutField(H.Line, *Full, "grpo");
+      H.Line = lineWithoutField(Reader.line(), *Full, "grpo");
+    } else {
+      H.Line = Reader.line();
     }
     Held.push_back(std::move(H));
   }
@@ -200,16 +225,9 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
     Sample.Baseline =
         baselineOf(G.Returns, G.Stats, H.IndexInGroup, Opts.Advantage.Base);
     Sample.Stats = G.Stats;
-    Error Err;
-    if (Opts.Emit == EmitKind::Records) {
-      Err = Out.writeLine(
-          appendFieldToLine(H.Line, "grpo", grpoSection(G, Sample)));
-    } else {
-      auto Value = parseRecordLine(H.Line, H.Origin);
-      if (!Value)
-        return Value.error();
-      Err = Out.writeRecord(trainingRow(*Value, Sample, Opts));
-    }
+    Error Err = Rows ? Out.writeRecord(trainingRow(H.RowFields, Sample, Opts))
+                     : Out.writeLine(appendFieldToLine(H.Line, "grpo",
+                                                       grpoSection(G, Sample)));
     if (Err)
       return Err;
   }
