@@ -31,7 +31,8 @@ static std::vector<std::string> splitList(const std::string &List) {
 
 int main(int Argc, char **Argv) {
   ToolContext Tool("kevin-eval");
-  CLI::App App("Evaluate many candidates through the whole pipeline", "kevin-eval");
+  CLI::App App("Evaluate many candidates through the whole pipeline",
+               "kevin-eval");
   std::string TasksDir, Solutions, Devices = "cpu";
   std::vector<std::string> OnlyTasks;
   EvalOptions Options;
@@ -74,10 +75,12 @@ int main(int Argc, char **Argv) {
     Tool.usageError("--device names no device");
     return ExitError;
   }
-  Options.BuildStages = {makeStage("check"), makeStage("run", {"--build-only"})};
+  Options.BuildStages = {makeStage("check"),
+                         makeStage("run", {"--build-only"})};
   Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
   if (!NoBench)
-    Options.DeviceStages.push_back(makeStage("bench", {"--device", "{device}"}));
+    Options.DeviceStages.push_back(
+        makeStage("bench", {"--device", "{device}"}));
   Options.FinalStages = {makeStage("reward")};
   PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
   for (const auto *Stages :

@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <unistd.h>
 
 using namespace kevin;
@@ -31,35 +30,28 @@ int main(int Argc, char **Argv) {
                  "records scored by kevin-reward ('-' is stdin)");
   App.add_option("-o,--output", OutputPath,
                  "where to write the output ('-' is stdout)");
-  std::map<std::string, GroupBy> GroupKinds{{"task", GroupBy::Task},
-                                            {"task-turn", GroupBy::TaskTurn}};
-  App.add_option("--group-by", Opts.By, "the samples normalised together")
-      ->transform(CLI::CheckedTransformer(GroupKinds))
-      ->default_str("task");
-  std::map<std::string, StdMode> StdModes{{"population", StdMode::Population},
-                                          {"sample", StdMode::Sample},
-                                          {"none", StdMode::None}};
-  App.add_option("--std", Opts.Advantage.Std,
-                 "divide by the population or sample std, or not at all "
-                 "(none: Dr. GRPO)")
-      ->transform(CLI::CheckedTransformer(StdModes))
-      ->default_str("population");
-  std::map<std::string, Baseline> Baselines{
-      {"mean", Baseline::Mean}, {"leave-one-out", Baseline::LeaveOneOut}};
-  App.add_option("--baseline", Opts.Advantage.Base,
-                 "subtract the group mean or the mean of the other samples "
-                 "(leave-one-out: RLOO)")
-      ->transform(CLI::CheckedTransformer(Baselines))
-      ->default_str("mean");
+  addChoiceOption<GroupBy>(
+      App, "--group-by", Opts.By,
+      {{"task", GroupBy::Task}, {"task-turn", GroupBy::TaskTurn}},
+      "the samples normalised together");
+  addChoiceOption<StdMode>(App, "--std", Opts.Advantage.Std,
+                           {{"population", StdMode::Population},
+                            {"sample", StdMode::Sample},
+                            {"none", StdMode::None}},
+                           "divide by the population or sample std, or not at "
+                           "all (none: Dr. GRPO)");
+  addChoiceOption<Baseline>(
+      App, "--baseline", Opts.Advantage.Base,
+      {{"mean", Baseline::Mean}, {"leave-one-out", Baseline::LeaveOneOut}},
+      "subtract the group mean or the mean of the other samples "
+      "(leave-one-out: RLOO)");
   App.add_option("--eps", Opts.Advantage.Eps,
                  "added to the std before dividing")
       ->capture_default_str();
-  std::map<std::string, EmitKind> EmitKinds{{"records", EmitKind::Records},
-                                            {"rows", EmitKind::Rows}};
-  App.add_option("--emit", Opts.Emit,
-                 "write the records with a grpo section, or training rows")
-      ->transform(CLI::CheckedTransformer(EmitKinds))
-      ->default_str("records");
+  addChoiceOption<EmitKind>(
+      App, "--emit", Opts.Emit,
+      {{"records", EmitKind::Records}, {"rows", EmitKind::Rows}},
+      "write the records with a grpo section, or training rows");
   std::string ConfigPath;
   addConfigOption(App, ConfigPath, "grpo");
   if (auto Exit = parseCommandLine(App, Argc, Argv))

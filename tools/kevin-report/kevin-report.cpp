@@ -15,7 +15,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <map>
 
 using namespace kevin;
 
@@ -43,12 +42,11 @@ int main(int Argc, char **Argv) {
   ReportFormat Format = ReportFormat::Text;
   App.add_option("inputs", Inputs, "record files of the run ('-' is stdin)");
   App.add_option("-o,--output", OutputPath, "where to write ('-' is stdout)");
-  std::map<std::string, ReportFormat> Formats{{"text", ReportFormat::Text},
-                                              {"json", ReportFormat::Json},
-                                              {"html", ReportFormat::Html}};
-  App.add_option("--format", Format, "text (a terminal table), json or html")
-      ->transform(CLI::CheckedTransformer(Formats))
-      ->default_str("text");
+  addChoiceOption<ReportFormat>(App, "--format", Format,
+                                {{"text", ReportFormat::Text},
+                                 {"json", ReportFormat::Json},
+                                 {"html", ReportFormat::Html}},
+                                "a terminal table, JSON, or an HTML page");
   App.add_option("--fast-p", Opts.FastP, "the speedup thresholds of fast_p")
       ->delimiter(',')
       ->default_str("0,0.5,0.8,1,1.5,2");

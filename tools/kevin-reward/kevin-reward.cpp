@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <unistd.h>
 
 using namespace kevin;
@@ -44,12 +43,10 @@ int main(int Argc, char **Argv) {
       ->capture_default_str();
   App.add_flag("--zero-on-findings", Opts.Score.ZeroOnFindings,
                "score 0 for any check finding, warnings included");
-  std::map<std::string, ReturnMode> Modes{{"sum", ReturnMode::Sum},
-                                          {"max", ReturnMode::Max}};
-  App.add_option("--return", Opts.Mode,
-                 "per-turn return: discounted sum or discounted max")
-      ->transform(CLI::CheckedTransformer(Modes))
-      ->default_str("sum");
+  addChoiceOption<ReturnMode>(
+      App, "--return", Opts.Mode,
+      {{"sum", ReturnMode::Sum}, {"max", ReturnMode::Max}},
+      "per-turn return: discounted sum or discounted max");
   App.add_option("--gamma", Opts.Gamma, "the discount of later turns")
       ->capture_default_str();
   std::string ConfigPath;

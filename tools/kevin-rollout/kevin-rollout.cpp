@@ -33,7 +33,8 @@ static std::string defaultPromptFile() {
 /// table on stdout, each by the tool a user would run by hand.
 static Error postProcess(const std::string &RunDir) {
   std::string Dir = executableDirectory();
-  std::string Turns = RunDir + "/turns.jsonl", Scored = RunDir + "/scored.jsonl";
+  std::string Turns = RunDir + "/turns.jsonl",
+              Scored = RunDir + "/scored.jsonl";
   std::vector<std::vector<std::string>> Steps = {
       {Dir + "/kevin-reward", Turns, "-o", Scored},
       {Dir + "/kevin-grpo", Scored, "--emit", "rows", "-o",
@@ -48,8 +49,8 @@ static Error postProcess(const std::string &RunDir) {
     if (!Result)
       return Result.error();
     if (!Result->succeeded())
-      return Error::inFile(Step.front(), Result->describe() + ": " +
-                                             Result->Stderr);
+      return Error::inFile(Step.front(),
+                           Result->describe() + ": " + Result->Stderr);
     std::cout << Result->Stdout;
   }
   std::cout << "training rows: " << RunDir << "/train.jsonl\n"
@@ -69,7 +70,8 @@ static std::vector<std::string> splitList(const std::string &List) {
 
 int main(int Argc, char **Argv) {
   ToolContext Tool("kevin-rollout");
-  CLI::App App("Kevin-style multi-turn rollouts against a policy", "kevin-rollout");
+  CLI::App App("Kevin-style multi-turn rollouts against a policy",
+               "kevin-rollout");
   RolloutOptions Options;
   std::string TasksDir, PolicySpec, PromptFile = defaultPromptFile();
   std::vector<std::string> OnlyTasks;
@@ -79,14 +81,17 @@ int main(int Argc, char **Argv) {
   bool NoPost = false;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
-  App.add_option("--task", OnlyTasks,
-                 "Only this task id (path under --tasks without .py); repeatable");
-  App.add_option("--policy", PolicySpec, "openai:URL or replay:FILE")->required();
+  App.add_option(
+      "--task", OnlyTasks,
+      "Only this task id (path under --tasks without .py); repeatable");
+  App.add_option("--policy", PolicySpec, "openai:URL or replay:FILE")
+      ->required();
   App.add_option("--model", Options.Model, "Model name sent to the server");
   App.add_option("-m,--trajectories", Options.Trajectories,
                  "Parallel trajectories per task (m)")
       ->check(CLI::PositiveNumber);
-  App.add_option("-n,--turns", Options.Turns, "Refinement turns per trajectory (n)")
+  App.add_option("-n,--turns", Options.Turns,
+                 "Refinement turns per trajectory (n)")
       ->check(CLI::PositiveNumber);
   App.add_option("-o,--output", Options.RunDir,
                  "Run directory (turns.jsonl, train.jsonl, report.html)")
@@ -165,8 +170,8 @@ int main(int Argc, char **Argv) {
   }
   std::cout << "kevin-rollout: " << Summary->TurnsRun << " turns run, "
             << Summary->TurnsResumed << " resumed, " << Summary->TurnsCorrect
-            << "/" << Summary->TurnsTotal << " correct; log: "
-            << Options.RunDir << "/turns.jsonl\n";
+            << "/" << Summary->TurnsTotal << " correct; log: " << Options.RunDir
+            << "/turns.jsonl\n";
   if (!NoPost) {
     std::cout.flush();
     if (Error E = postProcess(Options.RunDir)) {

@@ -58,3 +58,20 @@ TEST(ToolMainTest, ConfigSectionErrorsHavePositions) {
   ASSERT_TRUE(Table);
   EXPECT_FALSE(apply("[other]\ngamma = 1\n", {}, O));
 }
+
+TEST(ToolMainTest, ChoiceOptions) {
+  enum class Mode { Sum, Max };
+  Mode M = Mode::Sum;
+  CLI::App App("test", "kevin-test");
+  CLI::Option *Opt = addChoiceOption<Mode>(
+      App, "--return", M, {{"sum", Mode::Sum}, {"max", Mode::Max}}, "mode");
+  EXPECT_NE(Opt->get_description().find("(default: sum)"), std::string::npos);
+  const char *Good[] = {"kevin-test", "--return", "max"};
+  App.parse(3, const_cast<char **>(Good));
+  EXPECT_EQ(M, Mode::Max);
+  CLI::App Again("test", "kevin-test");
+  addChoiceOption<Mode>(Again, "--return", M,
+                        {{"sum", Mode::Sum}, {"max", Mode::Max}}, "mode");
+  const char *Bad[] = {"kevin-test", "--return", "mean"};
+  EXPECT_THROW(Again.parse(3, const_cast<char **>(Bad)), CLI::ValidationError);
+}

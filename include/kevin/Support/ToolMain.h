@@ -15,6 +15,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kevin {
 
@@ -24,6 +26,37 @@ std::string versionText(const std::string &ToolName);
 /// Adds --version to App. Parses argv; returns std::nullopt when the tool
 /// should go on, or the exit code to return right away.
 std::optional<int> parseCommandLine(CLI::App &App, int Argc, char **Argv);
+
+/// Adds an option whose value is one of the names in Choices, stored in
+/// Target as the matching value: help shows `--return sum|max (default:
+/// sum)` and a wrong value is `--return: mean not in {sum,max}`.
+template <typename T>
+CLI::Option *addChoiceOption(CLI::App &App, const std::string &Name,
+                             T &Target,
+                             std::vector<std::pair<std::string, T>> Choices,
+                             const std::string &Description) {
+  std::vector<std::string> Names;
+  std::string Default;
+  for (const auto &[Text, Value] : Choices) {
+    Names.push_back(Text);
+    if (Value == Target)
+      Default = Text;
+  }
+  std::string Text;
+  for (const std::string &N : Names)
+    Text += (Text.empty() ? "" : "|") + N;
+  return App
+      .add_option_function<std::string>(
+          Name,
+          [&Target, Choices](const std::string &Value) {
+            for (const auto &Choice : Choices)
+              if (Choice.first == Value)
+                Target = Choice.second;
+          },
+          Description + " (default: " + Default + ")")
+      ->check(CLI::IsMember(Names))
+      ->option_text(Text);
+}
 
 /// Sets the options of App that the command line left unset from the keys of
 /// the table Section of File (`[reward]` of a kevin.toml), each key named as
