@@ -93,7 +93,21 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
   std::istringstream In(CompilerOutput);
   std::string Line, Out;
   std::string Dir = UnitPath.substr(0, UnitPath.rfind('/') + 1);
+  // g++ quotes the offending line as `   9 |   code`; renumber the quote
+  // by the shift of the diagnostic above it.
+  long Shift = 0;
+  bool HaveShift = false;
   while (std::getline(In, Line)) {
+    size_t Bar = Line.find(" | ");
+    if (HaveShift && Bar != std::string::npos && Bar > 0) {
+      size_t Begin = Line.find_first_not_of(' ');
+      if (Begin < Bar && Line.find_first_not_of("0123456789", Begin) == Bar) {
+        long Quoted = std::stol(Line.substr(Begin, Bar - Begin)) + Shift;
+        std::string Number = std::to_string(Quoted);
+        std::string Padded = Number.size() < Bar ? std::string(Bar - Number.size(), ' ') + Number : Number;
+        Line = Padded + Line.substr(Bar);
+      }
+    }
     size_t At = Line.find(UnitPath);
     if (At != std::string::npos) {
       size_t After = At + UnitPath.size();
@@ -111,7 +125,10 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
         std::string Position;
         if (unsigned Mapped = mapLine(UnitLine)) {
           Position = OriginPath + ":" + std::to_string(Mapped);
+          Shift = static_cast<long>(Mapped) - static_cast<long>(UnitLine);
+          HaveShift = true;
         } else {
+          HaveShift = false;
           const Piece *P = pieceFor(UnitLine);
           Position = OriginPath + ":<" +
                      (P ? "source " + std::to_string(P->Index + 1) + " line " +
@@ -127,6 +144,9 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
       } else {
         Line = Line.substr(0, At) + OriginPath + Line.substr(After);
       }
+    } else if (Bar == std::string::npos && Line.find(": ") != std::string::npos) {
+      // A diagnostic about another file: its quotes are not ours.
+      HaveShift = false;
     }
     // Other paths inside the build directory (the other unit) lose the dir.
     size_t D;

@@ -242,8 +242,8 @@ uint64_t trialSeed(uint64_t Secret, unsigned Trial) {
   return std::stoull(Hex, nullptr, 16) & 0x7fffffffffffffffULL;
 }
 
-Expected<Verdict> evaluateCandidate(const Candidate &C,
-                                    const EvaluatorOptions &Options) {
+namespace {
+Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) {
   auto Start = Clock::now();
   Verdict V;
   if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
@@ -435,6 +435,9 @@ Expected<Verdict> evaluateCandidate(const Candidate &C,
   }
 
   //--- Compare, in this process. --------------------------------------------
+  // The result came from the candidate's process: a field of the wrong type
+  // makes the result invalid, never the tool fail.
+  try {
   auto CompareStart = Clock::now();
   const Json &Got = Ran.Result["trials"];
   Outcome Verdict_ = Outcome::Ok;
@@ -537,7 +540,24 @@ Expected<Verdict> evaluateCandidate(const Candidate &C,
   double RunSeconds = Ran.Result.contains("seconds") ? Ran.Result["seconds"].value("run", 0.0) : 0.0;
   V.Run["seconds"] = {{"reference", ReferenceSeconds}, {"load", Load}, {"run", RunSeconds},
                       {"compare", secondsSince(CompareStart)}, {"total", secondsSince(Start)}};
+  } catch (const Json::exception &E) {
+    V.Correct = false;
+    failRun(Stage::Compare, Outcome::InvalidResult,
+            std::string("the worker's result is malformed: ") + E.what());
+  }
   return V;
+}
+} // namespace
+
+Expected<Verdict> evaluateCandidate(const Candidate &C,
+                                    const EvaluatorOptions &Options) {
+  try {
+    return evaluate(C, Options);
+  } catch (const std::exception &E) {
+    return Error::make(std::string("internal error while judging '") +
+                       (C.CandidatePath.empty() ? C.DisplayName : C.CandidatePath) +
+                       "': " + E.what());
+  }
 }
 
 } // namespace kevin

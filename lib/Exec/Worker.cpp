@@ -119,7 +119,6 @@ std::string buildHook(const std::string &Name,
   Entry["seconds"] = R->Seconds;
   Entry["key"] = R->Key;
   if (!R->Ok) {
-    Entry["message"] = R->Message;
     if (!Builder->Failed) {
       Builder->Failed = true;
       Builder->FailOutcome = R->Outcome;
@@ -315,7 +314,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
       Task = Prelude.attr("import_file")("kevin_task", Options.Task);
     } catch (py::error_already_set &E) {
       Report["message"] = "cannot import the task: " +
-          Prelude.attr("describe")(E.value(), Options.Task, Options.Task).cast<std::string>();
+          Prelude.attr("describe")(E.value(), Options.Task, Options.Task, E.trace()).cast<std::string>();
       writeJson(Options.Dir, protocol::ReferenceJson, Report);
       return ExitClean;
     }
@@ -507,7 +506,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
         Report.fail(Stage::Load, Outcome::EarlyExit, "the candidate called exit while being imported");
         return finish(Stage::Load);
       }
-      std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display).cast<std::string>();
+      std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display, E.trace()).cast<std::string>();
       Report.fail(Stage::Load, classifyException(Message) == Outcome::Oom ? Outcome::Oom : Outcome::LoadError, Message);
       return finish(Stage::Load);
     }
@@ -541,7 +540,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
         Report.fail(Stage::Load, Outcome::EarlyExit, "ModelNew() called exit");
         return finish(Stage::Load);
       }
-      std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display).cast<std::string>();
+      std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display, E.trace()).cast<std::string>();
       Outcome O = classifyException(Message);
       Report.fail(Stage::Load, O == Outcome::RuntimeError ? Outcome::LoadError : O,
                   "ModelNew(...) failed: " + Message);
@@ -596,7 +595,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
           Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
           return finish(Stage::Run);
         }
-        std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display).cast<std::string>();
+        std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display, E.trace()).cast<std::string>();
         Report.fail(Stage::Run, classifyException(Message),
                     "trial " + std::to_string(T) + ": " + Message);
         return finish(Stage::Run);

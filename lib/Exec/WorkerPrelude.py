@@ -8,8 +8,15 @@ import os
 import sys
 import traceback
 
+import contextlib
+import io
+
 import torch
-import torch.utils.cpp_extension as _cpp_extension
+
+# cpp_extension prints a CUDA notice on CPU-only machines; keep it out of
+# the stderr that crash messages quote.
+with contextlib.redirect_stderr(io.StringIO()):
+    import torch.utils.cpp_extension as _cpp_extension
 
 import _kevin_build
 
@@ -110,12 +117,12 @@ def import_file(module_name, path):
     return module
 
 
-def describe(exc, path, display):
+def describe(exc, path, display, trace=None):
     """`Type: message (at cand.py:LINE in fn)`, the frame nearest the error
     that lies in the given file."""
     text = "%s: %s" % (type(exc).__name__, str(exc).strip())
     where = ""
-    for frame in traceback.extract_tb(exc.__traceback__):
+    for frame in traceback.extract_tb(trace or exc.__traceback__):
         if frame.filename == path:
             where = " (at %s:%d in %s)" % (display, frame.lineno, frame.name)
     return (text + where).replace(path, display)

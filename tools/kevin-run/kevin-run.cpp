@@ -56,7 +56,7 @@ std::string summaryLine(const std::string &Name, const Verdict &V, bool BuildOnl
   std::string Outcome = V.Run.value("outcome", "");
   std::string Message = V.Run.value("message", "");
   if (V.Correct)
-    return Name + ": correct (" + Message + ")";
+    return Name + ": " + Message;
   return Name + ": " + Outcome + " at the " + V.Run.value("stage", "") +
          " stage: " + Message;
 }
@@ -212,8 +212,8 @@ int main(int Argc, char **Argv) {
     if (Direct)
       std::cerr << summaryLine(Queue[I].What.DisplayName, *V, Options.BuildOnly) << "\n";
     if (V->ReferenceFailed) {
-      Context.error(Error::inFile(Queue[I].What.TaskPath, "the reference failed: " +
-                                                           V->Run.value("message", "")));
+      std::string Message = V->Run.value("message", "");
+      Context.error(Error::make(Message.substr(0, Message.find('\n'))));
       ToolError = true;
     }
     AllGood &= Options.BuildOnly ? V->BuildOk : V->Correct;
