@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -289,6 +290,33 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
     return Argv;
   };
 
+  //--- Reference: trusted, never sees the candidate. It runs in the
+  // background while the candidate builds. ---------------------------------
+  uint64_t Secret;
+  if (Options.Seed) {
+    Secret = *Options.Seed;
+  } else {
+    Expected<std::string> Hex = randomHex(8);
+    if (!Hex)
+      return Hex.error();
+    Secret = std::stoull(*Hex, nullptr, 16);
+  }
+  Json Seeds = Json::array();
+  for (unsigned T = 0; T < Options.Trials; ++T)
+    Seeds.push_back(trialSeed(Secret, T));
+  SubprocessOptions RefRun;
+  RefRun.Argv = {Options.WorkerPath, "reference", "--task", C.TaskPath,
+                 "--dir", RefDir, "--device", Options.Device,
+                 "--trials", std::to_string(Options.Trials)};
+  RefRun.Environment = workerEnvironment(RefDir, CacheDir);
+  RefRun.WorkingDirectory = RefDir;
+  RefRun.Stdin = Json{{"seeds", Seeds}}.dump();
+  RefRun.TimeoutSeconds = Options.RunTimeoutSeconds * 2;
+  RefRun.MaxCaptureBytes = 64 * 1024;
+  std::future<Expected<SubprocessResult>> RefFuture;
+  if (!Options.BuildOnly)
+    RefFuture = std::async(std::launch::async, [RefRun] { return runSubprocess(RefRun); });
+
   //--- Build stage: import the candidate, compiling its extensions. -------
   Expected<std::string> BuildNonce = randomHex(16);
   if (!BuildNonce)
@@ -346,33 +374,11 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
     return V;
   }
 
-  //--- Reference: trusted, never sees the candidate. -----------------------
-  uint64_t Secret;
-  if (Options.Seed) {
-    Secret = *Options.Seed;
-  } else {
-    Expected<std::string> Hex = randomHex(8);
-    if (!Hex)
-      return Hex.error();
-    Secret = std::stoull(*Hex, nullptr, 16);
-  }
-  Json Seeds = Json::array();
-  for (unsigned T = 0; T < Options.Trials; ++T)
-    Seeds.push_back(trialSeed(Secret, T));
-  auto RefStart = Clock::now();
-  SubprocessOptions RefRun;
-  RefRun.Argv = {Options.WorkerPath, "reference", "--task", C.TaskPath,
-                 "--dir", RefDir, "--device", Options.Device,
-                 "--trials", std::to_string(Options.Trials)};
-  RefRun.Environment = workerEnvironment(RefDir, CacheDir);
-  RefRun.WorkingDirectory = RefDir;
-  RefRun.Stdin = Json{{"seeds", Seeds}}.dump();
-  RefRun.TimeoutSeconds = Options.RunTimeoutSeconds * 2;
-  RefRun.MaxCaptureBytes = 64 * 1024;
-  Expected<SubprocessResult> RefProc = runSubprocess(RefRun);
+  //--- Reference results. ---------------------------------------------------
+  Expected<SubprocessResult> RefProc = RefFuture.get();
   if (!RefProc)
     return RefProc.error();
-  double ReferenceSeconds = secondsSince(RefStart);
+  double ReferenceSeconds = RefProc->WallSeconds;
   Json Reference = Json::parse(readText(RefDir + "/" + protocol::ReferenceJson), nullptr, false);
   if (!RefProc->succeeded() || Reference.is_discarded() || !Reference.value("ok", false)) {
     std::string Why = !Reference.is_discarded() && Reference.contains("message")

@@ -13,12 +13,16 @@ import io
 
 import torch
 
-# cpp_extension prints a CUDA notice on CPU-only machines; keep it out of
-# the stderr that crash messages quote.
-with contextlib.redirect_stderr(io.StringIO()):
-    import torch.utils.cpp_extension as _cpp_extension
-
 import _kevin_build
+
+
+def _cpp_extension():
+    """torch.utils.cpp_extension, imported only by the candidate worker (it
+    is slow to import). It prints a CUDA notice on CPU-only machines: keep it
+    out of the stderr that crash messages quote."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        import torch.utils.cpp_extension as module
+    return module
 
 
 def _as_list(value):
@@ -75,8 +79,9 @@ def load(name, sources, extra_cflags=None, extra_cuda_cflags=None,
 
 
 def install_builder():
-    _cpp_extension.load_inline = load_inline
-    _cpp_extension.load = load
+    module = _cpp_extension()
+    module.load_inline = load_inline
+    module.load = load
 
 
 def toolchain():
@@ -84,7 +89,7 @@ def toolchain():
     root = os.path.dirname(torch.__file__)
     include = os.path.join(root, "include")
     dirs = [include, os.path.join(include, "torch", "csrc", "api", "include")]
-    cuda_home = getattr(_cpp_extension, "CUDA_HOME", None) or ""
+    cuda_home = getattr(_cpp_extension(), "CUDA_HOME", None) or ""
     if cuda_home:
         dirs.append(os.path.join(cuda_home, "include"))
     import sysconfig
