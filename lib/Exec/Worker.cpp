@@ -305,7 +305,10 @@ int runReferenceWorker(const WorkerOptions &Options) {
     std::cerr << "kevin-worker: error: no trial seeds on stdin\n";
     return ExitError;
   }
-  py::scoped_interpreter Guard;
+  // Never finalized: the process ends with _Exit right after reporting (see
+  // kevin-worker.cpp), so neither candidate atexit code nor the teardown of
+  // a broken CUDA context can change what happened.
+  py::initialize_interpreter();
   try {
     auto Start = Clock::now();
     py::module_ Prelude = startPython();
@@ -481,7 +484,10 @@ int runCandidateWorker(const WorkerOptions &Options) {
     return writeJson(Options.Dir, protocol::ResultJson, Report.Value) ? ExitClean : ExitError;
   };
 
-  py::scoped_interpreter Guard;
+  // Never finalized: the process ends with _Exit right after reporting (see
+  // kevin-worker.cpp), so neither candidate atexit code nor the teardown of
+  // a broken CUDA context can change what happened.
+  py::initialize_interpreter();
   try {
     progress(Report.ProgressFd, "format");
     py::module_ Prelude = startPython();

@@ -158,10 +158,13 @@ int main(int Argc, char **Argv) {
         J.What.DisplayName = Path->get<std::string>();
       } else if (Code && Code->is_string()) {
         J.What.Code = Code->get<std::string>();
-        J.What.DisplayName = describeRecord(R) + ".py";
+        const Json *Id = findField(R.Value, "id");
+        J.What.DisplayName = (Id && Id->is_string() ? Id->get<std::string>()
+                                                    : "line-" + std::to_string(R.Origin.Line)) +
+                             ".py";
       } else {
-        InputError = Error::at(R.Origin, "record '" + describeRecord(R) +
-                                             "': missing required field 'candidate_path' or 'code'");
+        InputError = Error::at(R.Origin, describeRecord(R) +
+                                             ": missing required field 'candidate_path' or 'code'");
         break;
       }
       if (TaskPath && TaskPath->is_string())
@@ -169,8 +172,8 @@ int main(int Argc, char **Argv) {
       else if (!Task.empty())
         J.What.TaskPath = absolutePath(Task);
       else if (!Options.BuildOnly) {
-        InputError = Error::at(R.Origin, "record '" + describeRecord(R) +
-                                             "': missing required field 'task_path'");
+        InputError = Error::at(R.Origin, describeRecord(R) +
+                                             ": missing required field 'task_path'");
         break;
       }
       const Json *RecordDevice = findField(R.Value, "device");

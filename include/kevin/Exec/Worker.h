@@ -44,7 +44,10 @@ struct WorkerOptions {
 };
 
 /// Each returns the process exit status: 0 when the result file was
-/// written (whatever the verdict), 2 when the worker itself failed.
+/// written (whatever the verdict), 2 when the worker itself failed. The
+/// embedded interpreter is left running: the caller should end the process
+/// with _Exit, so no exit handler of the candidate (or of a CUDA context it
+/// broke) runs after the result is written.
 int runReferenceWorker(const WorkerOptions &Options);
 int runCandidateWorker(const WorkerOptions &Options);
 

@@ -1,4 +1,4 @@
-"""A degenerate task: softmax over 8192 columns, every output about 1.2e-4,
+"""A degenerate task: softmax over 32768 columns, every output about 3e-5,
 far below atol=1e-2, so an all-zeros answer would pass a plain allclose."""
 import torch
 import torch.nn as nn
@@ -10,7 +10,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(4, 8192)]
+    return [torch.randn(4, 32768)]
 
 
 def get_init_inputs():
