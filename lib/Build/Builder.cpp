@@ -401,6 +401,10 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       Mapped = DiagnosticMapper(U, Dir + U.FileName, Spec.OriginPath,
                                 Spec.OriginText)
                    .map(Mapped);
+    // What is left in the private directory (a unit's own name in notes,
+    // the link step) loses the directory.
+    for (size_t P; (P = Mapped.find(Dir)) != std::string::npos;)
+      Mapped.erase(P, Dir.size());
     return truncateMessage(Mapped, Options.MaxMessageBytes);
   };
 

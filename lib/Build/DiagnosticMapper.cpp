@@ -92,7 +92,6 @@ unsigned DiagnosticMapper::mapLine(unsigned UnitLine) const {
 std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
   std::istringstream In(CompilerOutput);
   std::string Line, Out;
-  std::string Dir = UnitPath.substr(0, UnitPath.rfind('/') + 1);
   // g++ quotes the offending line as `   9 |   code`; renumber the quote
   // by the shift of the diagnostic above it.
   long Shift = 0;
@@ -148,10 +147,6 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
       // A diagnostic about another file: its quotes are not ours.
       HaveShift = false;
     }
-    // Other paths inside the build directory (the other unit) lose the dir.
-    size_t D;
-    while (!Dir.empty() && Dir.size() > 1 && (D = Line.find(Dir)) != std::string::npos)
-      Line.erase(D, Dir.size());
     Out += Line + "\n";
   }
   return Out;

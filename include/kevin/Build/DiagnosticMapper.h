@@ -26,8 +26,8 @@ public:
                    const std::string &OriginText);
 
   /// Rewrites every `UnitPath:line[:col]` in compiler output. Lines that
-  /// refer to other files (torch headers) are kept as they are; the build
-  /// directory prefix is removed from every path.
+  /// refer to other files (torch headers, the other unit) are kept as they
+  /// are.
   std::string map(const std::string &CompilerOutput) const;
 
   /// The candidate line for a unit line, or 0 when it cannot be placed.
