@@ -1,4 +1,4 @@
-//===-- Builder.cpp - compile candidate extensions -----------------------===//
+//===-- Builder.cpp - compile candidate extensions ------------------------===//
 //
 // Units are written into a private directory under <cache>/tmp, compiled
 // there, and the finished directory is renamed to <cache>/ext/<key>: rename
@@ -161,12 +161,12 @@ std::vector<std::string> nvccFlags(const ExtensionSpec &Spec,
   std::vector<std::string> Flags = commonFlags(Spec, T);
   std::string Arch = T.CudaArch;
   std::string Compute = "compute_" + Arch.substr(Arch.find('_') + 1);
-  Flags.insert(Flags.end(),
-               {"-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
-                "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
-                "-D__CUDA_NO_HALF2_OPERATORS__", "--expt-relaxed-constexpr",
-                "-gencode=arch=" + Compute + ",code=" + Arch,
-                "--compiler-options", "-fPIC", "-std=c++17"});
+  Flags.insert(
+      Flags.end(),
+      {"-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+       "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
+       "--expt-relaxed-constexpr", "-gencode=arch=" + Compute + ",code=" + Arch,
+       "--compiler-options", "-fPIC", "-std=c++17"});
   if (!hasOptimizationFlag(Spec.ExtraCudaCflags))
     Flags.push_back("-O3");
   Flags.insert(Flags.end(), Spec.ExtraCudaCflags.begin(),
@@ -239,7 +239,10 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
                               const TorchToolchain &T,
                               const BuildOptions &Options) {
   ContentHasher H;
-  H.add(BuilderVersion).add("pch").add(compilerIdentity(T.Cxx)).add(T.TorchVersion);
+  H.add(BuilderVersion)
+      .add("pch")
+      .add(compilerIdentity(T.Cxx))
+      .add(T.TorchVersion);
   for (const std::string &F : Flags)
     if (F.rfind("-DTORCH_EXTENSION_NAME=", 0) != 0)
       H.add(F);
@@ -250,7 +253,8 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
     return Header;
   if (makeDirs(Dir))
     return "";
-  int LockFd = ::open((Dir + "/lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  int LockFd =
+      ::open((Dir + "/lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
   if (LockFd < 0)
     return "";
   ::flock(LockFd, LOCK_EX);
@@ -293,7 +297,8 @@ std::vector<TranslationUnit> writeTranslationUnits(const ExtensionSpec &Spec) {
                      const std::string &Text) {
     U.Pieces.emplace_back(Line, Text);
     U.Text += Text + "\n";
-    Line += 1 + static_cast<unsigned>(std::count(Text.begin(), Text.end(), '\n'));
+    Line +=
+        1 + static_cast<unsigned>(std::count(Text.begin(), Text.end(), '\n'));
   };
   if (Spec.RawSources) {
     unsigned Index = 0;
@@ -343,7 +348,8 @@ std::vector<TranslationUnit> writeTranslationUnits(const ExtensionSpec &Spec) {
     TranslationUnit Cuda;
     Cuda.FileName = "cuda.cu";
     Cuda.IsCuda = true;
-    Cuda.Text = "#include <torch/types.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n";
+    Cuda.Text = "#include <torch/types.h>\n#include <cuda.h>\n#include "
+                "<cuda_runtime.h>\n";
     unsigned CudaLine = 4;
     for (const std::string &Src : Spec.CudaSources)
       addPiece(Cuda, CudaLine, Src);
@@ -425,8 +431,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   }
 
   static std::atomic<unsigned> Counter{0};
-  std::string Dir = Options.CacheDir + "/tmp/" + Result.Key.substr(0, 16) + "." +
-                    std::to_string(::getpid()) + "." +
+  std::string Dir = Options.CacheDir + "/tmp/" + Result.Key.substr(0, 16) +
+                    "." + std::to_string(::getpid()) + "." +
                     std::to_string(Counter++) + "/";
   if (Error E = makeDirs(Dir))
     return E;
@@ -459,7 +465,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       Steps[I].Argv = {T.Cxx};
       Steps[I].Argv.insert(Steps[I].Argv.end(), Cxx.begin(), Cxx.end());
       if (!Pch.empty() && U.StartsWithExtensionHeader)
-        Steps[I].Argv.insert(Steps[I].Argv.end(), {"-include", Pch, "-Winvalid-pch"});
+        Steps[I].Argv.insert(Steps[I].Argv.end(),
+                             {"-include", Pch, "-Winvalid-pch"});
       Steps[I].Argv.insert(Steps[I].Argv.end(),
                            {"-c", Dir + U.FileName, "-o", Object});
     }
@@ -467,7 +474,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   // Compile the units, at most Jobs at a time.
   std::vector<std::thread> Threads;
   std::atomic<size_t> Next{0};
-  unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Steps.size()));
+  unsigned Workers =
+      std::max(1u, std::min<unsigned>(Options.Jobs, Steps.size()));
   for (unsigned W = 0; W < Workers; ++W)
     Threads.emplace_back([&] {
       for (size_t I; (I = Next++) < Steps.size();)

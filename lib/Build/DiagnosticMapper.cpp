@@ -1,4 +1,4 @@
-//===-- DiagnosticMapper.cpp - compiler errors to .py lines --------------===//
+//===-- DiagnosticMapper.cpp - compiler errors to .py lines ---------------===//
 //
 // Finds each source string of a unit in the candidate's text and rewrites
 // compiler positions (`unit:L:C:` from g++, `unit(L):` from nvcc) to it.
@@ -103,7 +103,9 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
       if (Begin < Bar && Line.find_first_not_of("0123456789", Begin) == Bar) {
         long Quoted = std::stol(Line.substr(Begin, Bar - Begin)) + Shift;
         std::string Number = std::to_string(Quoted);
-        std::string Padded = Number.size() < Bar ? std::string(Bar - Number.size(), ' ') + Number : Number;
+        std::string Padded =
+            Number.size() < Bar ? std::string(Bar - Number.size(), ' ') + Number
+                                : Number;
         Line = Padded + Line.substr(Bar);
       }
     }
@@ -114,10 +116,12 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
       bool Paren = After < Line.size() && Line[After] == '(';
       bool Colon = After < Line.size() && Line[After] == ':';
       size_t NumBegin = After + 1, NumEnd = NumBegin;
-      while (NumEnd < Line.size() && isdigit(static_cast<unsigned char>(Line[NumEnd])))
+      while (NumEnd < Line.size() &&
+             isdigit(static_cast<unsigned char>(Line[NumEnd])))
         ++NumEnd;
       if ((Paren || Colon) && NumEnd > NumBegin) {
-        unsigned UnitLine = std::stoul(Line.substr(NumBegin, NumEnd - NumBegin));
+        unsigned UnitLine =
+            std::stoul(Line.substr(NumBegin, NumEnd - NumBegin));
         size_t Rest = Paren && NumEnd < Line.size() && Line[NumEnd] == ')'
                           ? NumEnd + 1
                           : NumEnd;
@@ -143,7 +147,8 @@ std::string DiagnosticMapper::map(const std::string &CompilerOutput) const {
       } else {
         Line = Line.substr(0, At) + OriginPath + Line.substr(After);
       }
-    } else if (Bar == std::string::npos && Line.find(": ") != std::string::npos) {
+    } else if (Bar == std::string::npos &&
+               Line.find(": ") != std::string::npos) {
       // A diagnostic about another file: its quotes are not ours.
       HaveShift = false;
     }

@@ -1,4 +1,4 @@
-//===-- Compare.cpp - trusted comparison of outputs ----------------------===//
+//===-- Compare.cpp - trusted comparison of outputs -----------------------===//
 //
 // All arithmetic is done in float64 on CPU copies, so a float16 output is
 // judged with the same formula as a float32 one; LibTorch exceptions stop
@@ -11,8 +11,8 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -57,19 +57,32 @@ Error ToleranceTable::addSpec(const std::string &Spec) {
 
 std::string dtypeName(const at::Tensor &T) {
   switch (T.scalar_type()) {
-  case at::kFloat: return "float32";
-  case at::kDouble: return "float64";
-  case at::kHalf: return "float16";
-  case at::kBFloat16: return "bfloat16";
-  case at::kLong: return "int64";
-  case at::kInt: return "int32";
-  case at::kShort: return "int16";
-  case at::kChar: return "int8";
-  case at::kByte: return "uint8";
-  case at::kBool: return "bool";
-  case at::kComplexFloat: return "complex64";
-  case at::kComplexDouble: return "complex128";
-  default: return c10::toString(T.scalar_type());
+  case at::kFloat:
+    return "float32";
+  case at::kDouble:
+    return "float64";
+  case at::kHalf:
+    return "float16";
+  case at::kBFloat16:
+    return "bfloat16";
+  case at::kLong:
+    return "int64";
+  case at::kInt:
+    return "int32";
+  case at::kShort:
+    return "int16";
+  case at::kChar:
+    return "int8";
+  case at::kByte:
+    return "uint8";
+  case at::kBool:
+    return "bool";
+  case at::kComplexFloat:
+    return "complex64";
+  case at::kComplexDouble:
+    return "complex128";
+  default:
+    return c10::toString(T.scalar_type());
   }
 }
 
@@ -85,8 +98,8 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
           Reference.size() > 1 ? "output " + std::to_string(I) + ": " : "";
       if (C.scalar_type() != R.scalar_type()) {
         Result.Result = Outcome::DtypeMismatch;
-        Result.Message = Which + "dtype " + dtypeName(C) + ", expected " +
-                         dtypeName(R);
+        Result.Message =
+            Which + "dtype " + dtypeName(C) + ", expected " + dtypeName(R);
         return Result;
       }
       if (!C.sizes().equals(R.sizes())) {
@@ -122,7 +135,8 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
         at::Tensor Same = at::where(at::isnan(R), at::isnan(C), R.eq(C));
         if (Same.logical_or(RFinite).logical_not().any().item<bool>()) {
           Result.Result = Outcome::Mismatch;
-          Result.Message = Which + "NaN/Inf positions differ from the reference";
+          Result.Message =
+              Which + "NaN/Inf positions differ from the reference";
           return Result;
         }
       }
@@ -142,11 +156,10 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
       if (Bad.any().item<bool>() && Result.Result == Outcome::Ok) {
         int64_t Count = Bad.sum().item<int64_t>();
         Result.Result = Outcome::Mismatch;
-        Result.Message = Which + std::to_string(Count) + " of " +
-                         std::to_string(R.numel()) +
-                         " elements outside tolerance (max abs error " +
-                         number(MaxAbs) + ", atol " + number(Atol) +
-                         ", rtol " + number(Tol.Rtol) + ")";
+        Result.Message =
+            Which + std::to_string(Count) + " of " + std::to_string(R.numel()) +
+            " elements outside tolerance (max abs error " + number(MaxAbs) +
+            ", atol " + number(Atol) + ", rtol " + number(Tol.Rtol) + ")";
       }
     }
   } catch (const std::exception &E) {
@@ -215,8 +228,8 @@ Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path) {
       Tensors.push_back(Item.toTensor());
     return Tensors;
   } catch (const std::exception &E) {
-    return Error::inFile(Path, std::string("malformed tensor file: ") +
-                                   E.what());
+    return Error::inFile(Path,
+                         std::string("malformed tensor file: ") + E.what());
   }
 }
 

@@ -1,4 +1,4 @@
-//===-- Evaluator.cpp - judge one candidate ------------------------------===//
+//===-- Evaluator.cpp - judge one candidate -------------------------------===//
 //
 // Process model: reference worker -> (reference outputs loaded into this
 // process, their files deleted) -> candidate worker, build stage -> candidate
@@ -63,14 +63,17 @@ class TempDir {
 public:
   static Expected<TempDir> create() {
     const char *Base = std::getenv("TMPDIR");
-    std::string Template = std::string(Base && *Base ? Base : "/tmp") +
-                           "/kevin-run.XXXXXX";
+    std::string Template =
+        std::string(Base && *Base ? Base : "/tmp") + "/kevin-run.XXXXXX";
     if (!::mkdtemp(Template.data()))
-      return Error::inFile(Template, std::string("cannot create temporary directory: ") +
-                                         std::strerror(errno));
+      return Error::inFile(Template,
+                           std::string("cannot create temporary directory: ") +
+                               std::strerror(errno));
     return TempDir(Template);
   }
-  TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) { Other.Path.clear(); }
+  TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) {
+    Other.Path.clear();
+  }
   ~TempDir() {
     if (Path.empty() || Keep)
       return;
@@ -101,7 +104,8 @@ std::string stderrTail(const std::string &Stderr, size_t Limit) {
   if (S.size() <= Limit)
     return S;
   size_t Cut = S.find('\n', S.size() - Limit);
-  return "[...]\n" + S.substr(Cut == std::string::npos ? S.size() - Limit : Cut + 1);
+  return "[...]\n" +
+         S.substr(Cut == std::string::npos ? S.size() - Limit : Cut + 1);
 }
 
 /// The environment of worker processes: nothing from the caller but what
@@ -114,10 +118,10 @@ std::vector<std::string> workerEnvironment(const std::string &Home,
   if (::access((Cuda + "/bin").c_str(), X_OK) == 0)
     Path = Cuda + "/bin:" + Path;
   std::vector<std::string> Env = {
-      "PATH=" + Path,          "HOME=" + Home,          "TMPDIR=" + Home,
-      "KEVIN_CACHE_DIR=" + CacheDir, "LANG=C.UTF-8",
-      "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
-      "CUDA_HOME=" + Cuda};
+      "PATH=" + Path,       "HOME=" + Home,
+      "TMPDIR=" + Home,     "KEVIN_CACHE_DIR=" + CacheDir,
+      "LANG=C.UTF-8",       "PYTHONDONTWRITEBYTECODE=1",
+      "PYTHONNOUSERSITE=1", "CUDA_HOME=" + Cuda};
   for (const char *Name : {"KEVIN_TASK_PROFILE", "CUDA_VISIBLE_DEVICES",
                            "LD_LIBRARY_PATH", "OMP_NUM_THREADS"})
     if (const char *Value = std::getenv(Name))
@@ -191,9 +195,11 @@ WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
   const Json *GotNonce = findField(Result, "nonce");
   const Json *Outcome_ = findField(Result, "outcome");
   const Json *Stage_ = findField(Result, "stage");
-  if (!GotNonce || !GotNonce->is_string() || GotNonce->get<std::string>() != Nonce ||
-      !Outcome_ || !Outcome_->is_string() || !parseOutcome(Outcome_->get<std::string>()) ||
-      !Stage_ || !Stage_->is_string() || !parseStage(Stage_->get<std::string>())) {
+  if (!GotNonce || !GotNonce->is_string() ||
+      GotNonce->get<std::string>() != Nonce || !Outcome_ ||
+      !Outcome_->is_string() || !parseOutcome(Outcome_->get<std::string>()) ||
+      !Stage_ || !Stage_->is_string() ||
+      !parseStage(Stage_->get<std::string>())) {
     V.Result_ = Outcome::InvalidResult;
     V.Message = "the worker's result is not attested (wrong nonce or fields): "
                 "results written by candidate code are not accepted";
@@ -238,17 +244,21 @@ std::string describeStructure(const Json &Outputs) {
 
 uint64_t trialSeed(uint64_t Secret, unsigned Trial) {
   ContentHasher H;
-  H.add("kevin-trial-seed").add(std::to_string(Secret)).add(std::to_string(Trial));
+  H.add("kevin-trial-seed")
+      .add(std::to_string(Secret))
+      .add(std::to_string(Trial));
   std::string Hex = H.finish().substr(0, 16);
   return std::stoull(Hex, nullptr, 16) & 0x7fffffffffffffffULL;
 }
 
 namespace {
-Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) {
+Expected<Verdict> evaluate(const Candidate &C,
+                           const EvaluatorOptions &Options) {
   auto Start = Clock::now();
   Verdict V;
   if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
-    return Error::inFile(Options.WorkerPath, "cannot find the kevin-worker executable");
+    return Error::inFile(Options.WorkerPath,
+                         "cannot find the kevin-worker executable");
   Expected<TempDir> Root = TempDir::create();
   if (!Root)
     return Root.error();
@@ -258,7 +268,8 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
   std::string BuildDir = Root->path() + "/build";
   for (const std::string &D : {RefDir, CandDir, BuildDir})
     if (::mkdir(D.c_str(), 0700) != 0)
-      return Error::inFile(D, std::string("cannot create directory: ") + std::strerror(errno));
+      return Error::inFile(D, std::string("cannot create directory: ") +
+                                  std::strerror(errno));
 
   std::string CandidatePath = C.CandidatePath;
   if (CandidatePath.empty()) {
@@ -275,12 +286,24 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
 
   auto candidateArgv = [&](const std::string &Dir, bool BuildOnly) {
     std::vector<std::string> Argv = {
-        Options.WorkerPath, "candidate", "--candidate", CandidatePath,
-        "--display-name", Display, "--dir", Dir, "--device", Options.Device,
-        "--trials", std::to_string(Options.Trials),
-        "--build-jobs", std::to_string(Options.BuildJobs),
-        "--build-timeout", std::to_string(Options.BuildTimeoutSeconds),
-        "--memory-limit", std::to_string(Options.MemoryLimitMiB)};
+        Options.WorkerPath,
+        "candidate",
+        "--candidate",
+        CandidatePath,
+        "--display-name",
+        Display,
+        "--dir",
+        Dir,
+        "--device",
+        Options.Device,
+        "--trials",
+        std::to_string(Options.Trials),
+        "--build-jobs",
+        std::to_string(Options.BuildJobs),
+        "--build-timeout",
+        std::to_string(Options.BuildTimeoutSeconds),
+        "--memory-limit",
+        std::to_string(Options.MemoryLimitMiB)};
     if (!Options.CudaArch.empty())
       Argv.insert(Argv.end(), {"--cuda-arch", Options.CudaArch});
     if (BuildOnly)
@@ -305,9 +328,16 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
   for (unsigned T = 0; T < Options.Trials; ++T)
     Seeds.push_back(trialSeed(Secret, T));
   SubprocessOptions RefRun;
-  RefRun.Argv = {Options.WorkerPath, "reference", "--task", C.TaskPath,
-                 "--dir", RefDir, "--device", Options.Device,
-                 "--trials", std::to_string(Options.Trials)};
+  RefRun.Argv = {Options.WorkerPath,
+                 "reference",
+                 "--task",
+                 C.TaskPath,
+                 "--dir",
+                 RefDir,
+                 "--device",
+                 Options.Device,
+                 "--trials",
+                 std::to_string(Options.Trials)};
   RefRun.Environment = workerEnvironment(RefDir, CacheDir);
   RefRun.WorkingDirectory = RefDir;
   RefRun.Stdin = Json{{"seeds", Seeds}}.dump();
@@ -315,7 +345,8 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
   RefRun.MaxCaptureBytes = 64 * 1024;
   std::future<Expected<SubprocessResult>> RefFuture;
   if (!Options.BuildOnly)
-    RefFuture = std::async(std::launch::async, [RefRun] { return runSubprocess(RefRun); });
+    RefFuture = std::async(std::launch::async,
+                           [RefRun] { return runSubprocess(RefRun); });
 
   //--- Build stage: import the candidate, compiling its extensions. -------
   Expected<std::string> BuildNonce = randomHex(16);
@@ -345,10 +376,12 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
     BuildSeconds += E.value("seconds", 0.0);
   }
   bool BuildFailed = Built.StageReached == Stage::Build ||
-                     (Built.StageReached == Stage::Format && Built.Result_ == Outcome::FormatError);
+                     (Built.StageReached == Stage::Format &&
+                      Built.Result_ == Outcome::FormatError);
   V.Build["ok"] = !BuildFailed || Built.Result_ == Outcome::Ok;
   V.Build["outcome"] = BuildFailed ? outcomeName(Built.Result_) : "ok";
-  V.Build["message"] = BuildFailed ? truncated(Built.Message, Options.MaxMessageBytes) : "";
+  V.Build["message"] =
+      BuildFailed ? truncated(Built.Message, Options.MaxMessageBytes) : "";
   V.Build["cache_hit"] = !Extensions.empty() && AllHits;
   V.Build["seconds"] = BuildSeconds;
   V.Build["extensions"] = Extensions;
@@ -379,21 +412,25 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
   if (!RefProc)
     return RefProc.error();
   double ReferenceSeconds = RefProc->WallSeconds;
-  Json Reference = Json::parse(readText(RefDir + "/" + protocol::ReferenceJson), nullptr, false);
-  if (!RefProc->succeeded() || Reference.is_discarded() || !Reference.value("ok", false)) {
+  Json Reference = Json::parse(readText(RefDir + "/" + protocol::ReferenceJson),
+                               nullptr, false);
+  if (!RefProc->succeeded() || Reference.is_discarded() ||
+      !Reference.value("ok", false)) {
     std::string Why = !Reference.is_discarded() && Reference.contains("message")
                           ? Reference["message"].get<std::string>()
-                          : "the reference worker " + RefProc->describe() + "\n" +
-                                stderrTail(RefProc->Stderr, 800);
+                          : "the reference worker " + RefProc->describe() +
+                                "\n" + stderrTail(RefProc->Stderr, 800);
     V.ReferenceFailed = true;
-    failRun(Stage::Run, Outcome::ReferenceError, "'" + C.TaskPath + "': " + Why);
+    failRun(Stage::Run, Outcome::ReferenceError,
+            "'" + C.TaskPath + "': " + Why);
     return V;
   }
   std::vector<std::vector<at::Tensor>> RefOutputs, Pristine;
   for (unsigned T = 0; T < Options.Trials; ++T) {
     std::string RefFile = protocol::trialFile(RefDir, T, "reference");
     Expected<std::vector<at::Tensor>> Out = readTensorFile(RefFile);
-    Expected<std::vector<at::Tensor>> In = readTensorFile(protocol::trialFile(RefDir, T, "inputs"));
+    Expected<std::vector<at::Tensor>> In =
+        readTensorFile(protocol::trialFile(RefDir, T, "inputs"));
     if (!Out)
       return Out.error();
     if (!In)
@@ -432,8 +469,9 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
   Expected<SubprocessResult> CandProc = runSubprocess(CandRun);
   if (!CandProc)
     return CandProc.error();
-  WorkerVerdict Ran = classifyWorker(*CandProc, CandDir, *RunNonce,
-                                     Options.RunTimeoutSeconds, Options.MaxMessageBytes);
+  WorkerVerdict Ran =
+      classifyWorker(*CandProc, CandDir, *RunNonce, Options.RunTimeoutSeconds,
+                     Options.MaxMessageBytes);
   if (Ran.Result_ != Outcome::Ok) {
     failRun(Ran.StageReached, Ran.Result_, Ran.Message);
     V.Run["seconds"]["reference"] = ReferenceSeconds;
@@ -444,108 +482,139 @@ Expected<Verdict> evaluate(const Candidate &C, const EvaluatorOptions &Options) 
   // The result came from the candidate's process: a field of the wrong type
   // makes the result invalid, never the tool fail.
   try {
-  auto CompareStart = Clock::now();
-  const Json &Got = Ran.Result["trials"];
-  Outcome Verdict_ = Outcome::Ok;
-  std::string Message;
-  auto fail = [&](Outcome O, const std::string &M) {
-    if (Verdict_ == Outcome::Ok) {
-      Verdict_ = O;
-      Message = M;
-    }
-  };
-  std::vector<std::vector<at::Tensor>> CandOutputs;
-  if (!Got.is_array() || Got.size() != Options.Trials)
-    fail(Outcome::InvalidResult, "the worker reported " + std::to_string(Got.is_array() ? Got.size() : 0) +
-                                     " trials, expected " + std::to_string(Options.Trials));
-  for (unsigned T = 0; Verdict_ == Outcome::Ok && T < Options.Trials; ++T) {
-    std::string Trial = "trial " + std::to_string(T) + ": ";
-    const Json &Want = Reference["trials"][T]["outputs"];
-    const Json &Have = Got[T]["outputs"];
-    if (Want["kind"] != Have["kind"] || Want["tensors"].size() != Have["tensors"].size()) {
-      fail(Outcome::TypeMismatch, Trial + "forward returned " + describeStructure(Have) +
-                                      ", expected " + describeStructure(Want));
-      break;
-    }
-    for (size_t I = 0; I < Want["tensors"].size(); ++I) {
-      const Json &W = Want["tensors"][I], &H = Have["tensors"][I];
-      std::string Which = Want["tensors"].size() > 1 ? "output " + std::to_string(I) + " " : "output ";
-      if (W["device"] != H["device"])
-        fail(Outcome::DeviceMismatch, Trial + Which + "is on " + H["device"].get<std::string>() +
-                                          ", expected " + W["device"].get<std::string>());
-      if (H.value("aliases_input", false))
-        fail(Outcome::OutputAliasesInput, Trial + Which + "shares storage with an input: "
-                                              "return a new tensor, not an input or a view of one");
-      if (H.value("aliases_parameter", false))
-        fail(Outcome::OutputAliasesInput, Trial + Which + "shares storage with a parameter or buffer of ModelNew");
-    }
-    Expected<std::vector<at::Tensor>> Outs = readTensorFile(protocol::trialFile(CandDir, T, "outputs"));
-    Expected<std::vector<at::Tensor>> After = readTensorFile(protocol::trialFile(CandDir, T, "after"));
-    if (!Outs || !After) {
-      fail(Outcome::InvalidResult, Trial + "missing or malformed output files");
-      break;
-    }
-    if (!sameBits(*After, Pristine[T]))
-      fail(Outcome::InputMutated, Trial + "forward modified its input tensors; inputs must be left unchanged");
-    CandOutputs.push_back(*Outs);
-  }
-  // Shapes and dtypes before the rest, so their messages are the ones given.
-  for (unsigned T = 0; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
-    for (size_t I = 0; I < RefOutputs[T].size(); ++I) {
-      const at::Tensor &R = RefOutputs[T][I], &Cd = CandOutputs[T][I];
-      if (R.scalar_type() != Cd.scalar_type() || !R.sizes().equals(Cd.sizes())) {
-        TrialComparison TC = compareTrial({R}, {Cd}, Options.Tolerances, false);
-        fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+    auto CompareStart = Clock::now();
+    const Json &Got = Ran.Result["trials"];
+    Outcome Verdict_ = Outcome::Ok;
+    std::string Message;
+    auto fail = [&](Outcome O, const std::string &M) {
+      if (Verdict_ == Outcome::Ok) {
+        Verdict_ = O;
+        Message = M;
       }
+    };
+    std::vector<std::vector<at::Tensor>> CandOutputs;
+    if (!Got.is_array() || Got.size() != Options.Trials)
+      fail(Outcome::InvalidResult,
+           "the worker reported " +
+               std::to_string(Got.is_array() ? Got.size() : 0) +
+               " trials, expected " + std::to_string(Options.Trials));
+    for (unsigned T = 0; Verdict_ == Outcome::Ok && T < Options.Trials; ++T) {
+      std::string Trial = "trial " + std::to_string(T) + ": ";
+      const Json &Want = Reference["trials"][T]["outputs"];
+      const Json &Have = Got[T]["outputs"];
+      if (Want["kind"] != Have["kind"] ||
+          Want["tensors"].size() != Have["tensors"].size()) {
+        fail(Outcome::TypeMismatch,
+             Trial + "forward returned " + describeStructure(Have) +
+                 ", expected " + describeStructure(Want));
+        break;
+      }
+      for (size_t I = 0; I < Want["tensors"].size(); ++I) {
+        const Json &W = Want["tensors"][I], &H = Have["tensors"][I];
+        std::string Which = Want["tensors"].size() > 1
+                                ? "output " + std::to_string(I) + " "
+                                : "output ";
+        if (W["device"] != H["device"])
+          fail(Outcome::DeviceMismatch,
+               Trial + Which + "is on " + H["device"].get<std::string>() +
+                   ", expected " + W["device"].get<std::string>());
+        if (H.value("aliases_input", false))
+          fail(Outcome::OutputAliasesInput,
+               Trial + Which +
+                   "shares storage with an input: "
+                   "return a new tensor, not an input or a view of one");
+        if (H.value("aliases_parameter", false))
+          fail(Outcome::OutputAliasesInput,
+               Trial + Which +
+                   "shares storage with a parameter or buffer of ModelNew");
+      }
+      Expected<std::vector<at::Tensor>> Outs =
+          readTensorFile(protocol::trialFile(CandDir, T, "outputs"));
+      Expected<std::vector<at::Tensor>> After =
+          readTensorFile(protocol::trialFile(CandDir, T, "after"));
+      if (!Outs || !After) {
+        fail(Outcome::InvalidResult,
+             Trial + "missing or malformed output files");
+        break;
+      }
+      if (!sameBits(*After, Pristine[T]))
+        fail(Outcome::InputMutated,
+             Trial + "forward modified its input tensors; inputs must be left "
+                     "unchanged");
+      CandOutputs.push_back(*Outs);
     }
-  bool ReferenceConstant = Options.Trials > 1;
-  for (unsigned T = 1; T < RefOutputs.size(); ++T)
-    ReferenceConstant &= sameBits(RefOutputs[T], RefOutputs[0]);
-  bool Degenerate = trivialOutputWouldPass(RefOutputs, Options.Tolerances);
-  if (Verdict_ == Outcome::Ok && ReferenceConstant)
-    fail(Outcome::DegenerateTask,
-         "the reference output is the same for every input draw: a constant "
-         "output cannot be told apart from a real kernel on this task");
-  for (unsigned T = 1; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
-    if (sameBits(CandOutputs[T], CandOutputs[T - 1]) && !sameBits(RefOutputs[T], RefOutputs[T - 1]))
-      fail(Outcome::NotInputSensitive,
-           "trials " + std::to_string(T - 1) + " and " + std::to_string(T) +
-               " had different inputs but forward returned identical outputs "
-               "(cached, replayed or constant results)");
-  Json Trials = Json::array();
-  unsigned Passed = 0;
-  for (unsigned T = 0; T < CandOutputs.size(); ++T) {
-    Json Entry;
-    Entry["trial"] = T;
-    TrialComparison TC = compareTrial(RefOutputs[T], CandOutputs[T], Options.Tolerances, Degenerate);
-    Entry["ok"] = TC.Result == Outcome::Ok;
-    Entry["max_abs_error"] = std::isfinite(TC.MaxAbsError) ? Json(TC.MaxAbsError) : Json("inf");
-    Entry["max_rel_error"] = std::isfinite(TC.MaxRelError) ? Json(TC.MaxRelError) : Json("inf");
-    Entry["seconds"] = Got[T].value("seconds", 0.0);
-    Passed += TC.Result == Outcome::Ok;
-    if (TC.Result != Outcome::Ok)
-      fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
-    Trials.push_back(Entry);
-  }
-  bool Correct = Verdict_ == Outcome::Ok;
-  V.Correct = Correct;
-  V.Run["correct"] = Correct;
-  V.Run["stage"] = "compare";
-  V.Run["outcome"] = outcomeName(Verdict_);
-  V.Run["message"] = Correct ? "correct on " + std::to_string(Options.Trials) + " trials"
-                             : truncated(Message, Options.MaxMessageBytes);
-  V.Run["device"] = Options.Device;
-  V.Run["trials"] = Trials;
-  V.Run["trials_passed"] = Passed;
-  V.Run["num_trials"] = Options.Trials;
-  V.Run["degenerate_task"] = Degenerate;
-  Tolerance Tol = Options.Tolerances.Default;
-  V.Run["tolerance"] = {{"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
-  V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
-  double Load = Ran.Result.contains("seconds") ? Ran.Result["seconds"].value("load", 0.0) : 0.0;
-  double RunSeconds = Ran.Result.contains("seconds") ? Ran.Result["seconds"].value("run", 0.0) : 0.0;
-  V.Run["seconds"] = {{"reference", ReferenceSeconds}, {"load", Load}, {"run", RunSeconds},
-                      {"compare", secondsSince(CompareStart)}, {"total", secondsSince(Start)}};
+    // Shapes and dtypes before the rest, so their messages are the ones given.
+    for (unsigned T = 0; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
+      for (size_t I = 0; I < RefOutputs[T].size(); ++I) {
+        const at::Tensor &R = RefOutputs[T][I], &Cd = CandOutputs[T][I];
+        if (R.scalar_type() != Cd.scalar_type() ||
+            !R.sizes().equals(Cd.sizes())) {
+          TrialComparison TC =
+              compareTrial({R}, {Cd}, Options.Tolerances, false);
+          fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+        }
+      }
+    bool ReferenceConstant = Options.Trials > 1;
+    for (unsigned T = 1; T < RefOutputs.size(); ++T)
+      ReferenceConstant &= sameBits(RefOutputs[T], RefOutputs[0]);
+    bool Degenerate = trivialOutputWouldPass(RefOutputs, Options.Tolerances);
+    if (Verdict_ == Outcome::Ok && ReferenceConstant)
+      fail(Outcome::DegenerateTask,
+           "the reference output is the same for every input draw: a constant "
+           "output cannot be told apart from a real kernel on this task");
+    for (unsigned T = 1; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
+      if (sameBits(CandOutputs[T], CandOutputs[T - 1]) &&
+          !sameBits(RefOutputs[T], RefOutputs[T - 1]))
+        fail(Outcome::NotInputSensitive,
+             "trials " + std::to_string(T - 1) + " and " + std::to_string(T) +
+                 " had different inputs but forward returned identical outputs "
+                 "(cached, replayed or constant results)");
+    Json Trials = Json::array();
+    unsigned Passed = 0;
+    for (unsigned T = 0; T < CandOutputs.size(); ++T) {
+      Json Entry;
+      Entry["trial"] = T;
+      TrialComparison TC = compareTrial(RefOutputs[T], CandOutputs[T],
+                                        Options.Tolerances, Degenerate);
+      Entry["ok"] = TC.Result == Outcome::Ok;
+      Entry["max_abs_error"] =
+          std::isfinite(TC.MaxAbsError) ? Json(TC.MaxAbsError) : Json("inf");
+      Entry["max_rel_error"] =
+          std::isfinite(TC.MaxRelError) ? Json(TC.MaxRelError) : Json("inf");
+      Entry["seconds"] = Got[T].value("seconds", 0.0);
+      Passed += TC.Result == Outcome::Ok;
+      if (TC.Result != Outcome::Ok)
+        fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+      Trials.push_back(Entry);
+    }
+    bool Correct = Verdict_ == Outcome::Ok;
+    V.Correct = Correct;
+    V.Run["correct"] = Correct;
+    V.Run["stage"] = "compare";
+    V.Run["outcome"] = outcomeName(Verdict_);
+    V.Run["message"] =
+        Correct ? "correct on " + std::to_string(Options.Trials) + " trials"
+                : truncated(Message, Options.MaxMessageBytes);
+    V.Run["device"] = Options.Device;
+    V.Run["trials"] = Trials;
+    V.Run["trials_passed"] = Passed;
+    V.Run["num_trials"] = Options.Trials;
+    V.Run["degenerate_task"] = Degenerate;
+    Tolerance Tol = Options.Tolerances.Default;
+    V.Run["tolerance"] = {
+        {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
+    V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
+    double Load = Ran.Result.contains("seconds")
+                      ? Ran.Result["seconds"].value("load", 0.0)
+                      : 0.0;
+    double RunSeconds = Ran.Result.contains("seconds")
+                            ? Ran.Result["seconds"].value("run", 0.0)
+                            : 0.0;
+    V.Run["seconds"] = {{"reference", ReferenceSeconds},
+                        {"load", Load},
+                        {"run", RunSeconds},
+                        {"compare", secondsSince(CompareStart)},
+                        {"total", secondsSince(Start)}};
   } catch (const Json::exception &E) {
     V.Correct = false;
     failRun(Stage::Compare, Outcome::InvalidResult,
@@ -560,9 +629,10 @@ Expected<Verdict> evaluateCandidate(const Candidate &C,
   try {
     return evaluate(C, Options);
   } catch (const std::exception &E) {
-    return Error::make(std::string("internal error while judging '") +
-                       (C.CandidatePath.empty() ? C.DisplayName : C.CandidatePath) +
-                       "': " + E.what());
+    return Error::make(
+        std::string("internal error while judging '") +
+        (C.CandidatePath.empty() ? C.DisplayName : C.CandidatePath) +
+        "': " + E.what());
   }
 }
 

@@ -1,4 +1,4 @@
-//===-- Outcome.cpp - typed outcomes of building and running -------------===//
+//===-- Outcome.cpp - typed outcomes of building and running --------------===//
 #include "kevin/Exec/Outcome.h"
 
 namespace kevin {

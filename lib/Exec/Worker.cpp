@@ -1,4 +1,4 @@
-//===-- Worker.cpp - the isolated worker processes -----------------------===//
+//===-- Worker.cpp - the isolated worker processes ------------------------===//
 //
 // Embedded CPython (pybind11) + LibTorch. Python objects are turned into
 // at::Tensor with THPVariable_Unpack and every check that matters (exact
@@ -49,7 +49,7 @@ double secondsSince(Clock::time_point Start) {
 struct BuilderState {
   TorchToolchain Toolchain;
   BuildOptions Options;
-  std::string OriginPath;  ///< The candidate as named in messages.
+  std::string OriginPath; ///< The candidate as named in messages.
   std::string OriginText;
   Json Builds = Json::array();
   bool Failed = false;
@@ -68,15 +68,14 @@ void progress(int Fd, const std::string &Line) {
   (void)Ignored;
 }
 
-std::string buildHook(const std::string &Name,
-                      const std::vector<std::string> &Cpp,
-                      const std::vector<std::string> &Cuda,
-                      const std::vector<std::pair<std::string, std::string>> &Fns,
-                      const std::vector<std::string> &Cflags,
-                      const std::vector<std::string> &CudaCflags,
-                      const std::vector<std::string> &Ldflags,
-                      const std::vector<std::string> &Includes, bool Wrap,
-                      bool Raw) {
+std::string
+buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
+          const std::vector<std::string> &Cuda,
+          const std::vector<std::pair<std::string, std::string>> &Fns,
+          const std::vector<std::string> &Cflags,
+          const std::vector<std::string> &CudaCflags,
+          const std::vector<std::string> &Ldflags,
+          const std::vector<std::string> &Includes, bool Wrap, bool Raw) {
   if (!Builder)
     throw std::runtime_error("kevin's builder is not set up");
   ExtensionSpec Spec;
@@ -135,9 +134,7 @@ std::string buildHook(const std::string &Name,
 } // namespace
 } // namespace kevin
 
-PYBIND11_EMBEDDED_MODULE(_kevin_build, M) {
-  M.def("build", &kevin::buildHook);
-}
+PYBIND11_EMBEDDED_MODULE(_kevin_build, M) { M.def("build", &kevin::buildHook); }
 
 namespace kevin {
 namespace {
@@ -238,7 +235,8 @@ TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch) {
   for (const Json &D : T["pybind11_defines"])
     Tc.Pybind11Defines.push_back(D.get<std::string>());
   Tc.CudaHome = T["cuda_home"].get<std::string>();
-  if (!Tc.CudaHome.empty() && ::access((Tc.CudaHome + "/bin/nvcc").c_str(), X_OK) == 0)
+  if (!Tc.CudaHome.empty() &&
+      ::access((Tc.CudaHome + "/bin/nvcc").c_str(), X_OK) == 0)
     Tc.Nvcc = Tc.CudaHome + "/bin/nvcc";
   if (!Arch.empty())
     Tc.CudaArch = Arch;
@@ -265,8 +263,10 @@ bool isolateNetwork() {
     ::close(Fd);
   };
   writeProc("/proc/self/setgroups", "deny");
-  writeProc("/proc/self/uid_map", std::to_string(Uid) + " " + std::to_string(Uid) + " 1");
-  writeProc("/proc/self/gid_map", std::to_string(Gid) + " " + std::to_string(Gid) + " 1");
+  writeProc("/proc/self/uid_map",
+            std::to_string(Uid) + " " + std::to_string(Uid) + " 1");
+  writeProc("/proc/self/gid_map",
+            std::to_string(Gid) + " " + std::to_string(Gid) + " 1");
   return true;
 }
 
@@ -317,7 +317,10 @@ int runReferenceWorker(const WorkerOptions &Options) {
       Task = Prelude.attr("import_file")("kevin_task", Options.Task);
     } catch (py::error_already_set &E) {
       Report["message"] = "cannot import the task: " +
-          Prelude.attr("describe")(E.value(), Options.Task, Options.Task, E.trace()).cast<std::string>();
+                          Prelude
+                              .attr("describe")(E.value(), Options.Task,
+                                                Options.Task, E.trace())
+                              .cast<std::string>();
       writeJson(Options.Dir, protocol::ReferenceJson, Report);
       return ExitClean;
     }
@@ -328,11 +331,13 @@ int runReferenceWorker(const WorkerOptions &Options) {
         return ExitClean;
       }
     double ImportSeconds = secondsSince(Start);
-    py::object Device = py::module_::import("torch").attr("device")(Options.Device);
+    py::object Device =
+        py::module_::import("torch").attr("device")(Options.Device);
     bool Cuda = Options.Device.rfind("cuda", 0) == 0;
     Prelude.attr("manual_seed")(protocol::InitSeed);
     py::list Init = Task.attr("get_init_inputs")();
-    Report["init_args"] = Json::parse(Prelude.attr("to_json")(Init).cast<std::string>());
+    Report["init_args"] =
+        Json::parse(Prelude.attr("to_json")(Init).cast<std::string>());
     Prelude.attr("manual_seed")(protocol::InitSeed);
     py::object Model = Task.attr("Model")(*Init);
     Model = Model.attr("to")(Device);
@@ -355,7 +360,8 @@ int runReferenceWorker(const WorkerOptions &Options) {
           Args.append(toPython(Tensor.clone()));
         } else {
           Json Slot;
-          Slot["value"] = Json::parse(Prelude.attr("to_json")(Item).cast<std::string>());
+          Slot["value"] =
+              Json::parse(Prelude.attr("to_json")(Item).cast<std::string>());
           Layout.push_back(Slot);
           Args.append(Item);
         }
@@ -371,12 +377,14 @@ int runReferenceWorker(const WorkerOptions &Options) {
       if (THPVariable_Check(Out.ptr())) {
         Outputs["kind"] = "tensor";
         Items.append(Out);
-      } else if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out)) {
+      } else if (py::isinstance<py::tuple>(Out) ||
+                 py::isinstance<py::list>(Out)) {
         Outputs["kind"] = py::isinstance<py::tuple>(Out) ? "tuple" : "list";
         for (py::handle H : Out)
           Items.append(H);
       } else {
-        Report["message"] = "the reference Model returned a " +
+        Report["message"] =
+            "the reference Model returned a " +
             py::str(py::type::of(Out).attr("__name__")).cast<std::string>() +
             ", not a tensor";
         writeJson(Options.Dir, protocol::ReferenceJson, Report);
@@ -385,7 +393,8 @@ int runReferenceWorker(const WorkerOptions &Options) {
       Json Metas = Json::array();
       for (py::handle H : Items) {
         if (!THPVariable_Check(H.ptr())) {
-          Report["message"] = "the reference Model returned a non-tensor element";
+          Report["message"] =
+              "the reference Model returned a non-tensor element";
           writeJson(Options.Dir, protocol::ReferenceJson, Report);
           return ExitClean;
         }
@@ -394,11 +403,13 @@ int runReferenceWorker(const WorkerOptions &Options) {
         OutTensors.push_back(O.detach().to(at::kCPU, false, true));
       }
       Outputs["tensors"] = Metas;
-      if (Error E = writeTensorFile(protocol::trialFile(Options.Dir, T, "inputs"), Pristine)) {
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "inputs"), Pristine)) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
       }
-      if (Error E = writeTensorFile(protocol::trialFile(Options.Dir, T, "reference"), OutTensors)) {
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "reference"), OutTensors)) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
       }
@@ -411,7 +422,8 @@ int runReferenceWorker(const WorkerOptions &Options) {
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     Report["ok"] = true;
     Report["trials"] = Trials;
-    Report["seconds"] = {{"import", ImportSeconds}, {"total", secondsSince(Start)}};
+    Report["seconds"] = {{"import", ImportSeconds},
+                         {"total", secondsSince(Start)}};
     writeJson(Options.Dir, protocol::ReferenceJson, Report);
     return ExitClean;
   } catch (py::error_already_set &E) {
@@ -449,7 +461,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
     return ExitError;
   }
   bool Isolated = Options.IsolateNetwork && isolateNetwork();
-  std::string Display = Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
+  std::string Display =
+      Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   CandidateReport Report;
   Report.Value["nonce"] = Secrets["nonce"];
   Report.Value["stage"] = "format";
@@ -458,7 +471,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Report.Value["network_isolated"] = Isolated;
   Report.ProgressFd = ::open((Options.Dir + "/" + protocol::Progress).c_str(),
                              O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  Json Task = Json::parse(readText(Options.Dir + "/" + protocol::TaskJson), nullptr, false);
+  Json Task = Json::parse(readText(Options.Dir + "/" + protocol::TaskJson),
+                          nullptr, false);
   if (!Options.BuildOnly && (Task.is_discarded() || !Task.contains("trials"))) {
     std::cerr << "kevin-worker: error: no task.json in the work directory\n";
     return ExitError;
@@ -476,12 +490,15 @@ int runCandidateWorker(const WorkerOptions &Options) {
       Report.Value["stage"] = stageName(S);
     // A failed build stays a build error even if the candidate caught it.
     if (State.Failed) {
-      Report.fail(Stage::Build, *parseOutcome(State.FailOutcome), State.FailMessage);
+      Report.fail(Stage::Build, *parseOutcome(State.FailOutcome),
+                  State.FailMessage);
     }
     Report.Value["builds"] = State.Builds;
     Report.Value["build_seconds"] = State.Seconds;
     progress(Report.ProgressFd, "done");
-    return writeJson(Options.Dir, protocol::ResultJson, Report.Value) ? ExitClean : ExitError;
+    return writeJson(Options.Dir, protocol::ResultJson, Report.Value)
+               ? ExitClean
+               : ExitError;
   };
 
   // Never finalized: the process ends with _Exit right after reporting (see
@@ -506,14 +523,23 @@ int runCandidateWorker(const WorkerOptions &Options) {
     auto LoadStart = Clock::now();
     py::module_ Candidate;
     try {
-      Candidate = Prelude.attr("import_file")("kevin_candidate", Options.Candidate);
+      Candidate =
+          Prelude.attr("import_file")("kevin_candidate", Options.Candidate);
     } catch (py::error_already_set &E) {
       if (isSystemExit(E)) {
-        Report.fail(Stage::Load, Outcome::EarlyExit, "the candidate called exit while being imported");
+        Report.fail(Stage::Load, Outcome::EarlyExit,
+                    "the candidate called exit while being imported");
         return finish(Stage::Load);
       }
-      std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display, E.trace()).cast<std::string>();
-      Report.fail(Stage::Load, classifyException(Message) == Outcome::Oom ? Outcome::Oom : Outcome::LoadError, Message);
+      std::string Message = Prelude
+                                .attr("describe")(E.value(), Options.Candidate,
+                                                  Display, E.trace())
+                                .cast<std::string>();
+      Report.fail(Stage::Load,
+                  classifyException(Message) == Outcome::Oom
+                      ? Outcome::Oom
+                      : Outcome::LoadError,
+                  Message);
       return finish(Stage::Load);
     }
     Report.Value["seconds"]["load"] = secondsSince(LoadStart);
@@ -531,10 +557,12 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // Construct ModelNew under the init seed, as the reference was.
     if (Options.MemoryLimitMiB) {
       struct rlimit Limit;
-      Limit.rlim_cur = Limit.rlim_max = static_cast<rlim_t>(Options.MemoryLimitMiB) << 20;
+      Limit.rlim_cur = Limit.rlim_max =
+          static_cast<rlim_t>(Options.MemoryLimitMiB) << 20;
       ::setrlimit(RLIMIT_AS, &Limit);
     }
-    py::object Device = py::module_::import("torch").attr("device")(Options.Device);
+    py::object Device =
+        py::module_::import("torch").attr("device")(Options.Device);
     py::object Model;
     py::list Init = Prelude.attr("from_json")(Task["init_args"].dump());
     try {
@@ -546,9 +574,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
         Report.fail(Stage::Load, Outcome::EarlyExit, "ModelNew() called exit");
         return finish(Stage::Load);
       }
-      std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display, E.trace()).cast<std::string>();
+      std::string Message = Prelude
+                                .attr("describe")(E.value(), Options.Candidate,
+                                                  Display, E.trace())
+                                .cast<std::string>();
       Outcome O = classifyException(Message);
-      Report.fail(Stage::Load, O == Outcome::RuntimeError ? Outcome::LoadError : O,
+      Report.fail(Stage::Load,
+                  O == Outcome::RuntimeError ? Outcome::LoadError : O,
                   "ModelNew(...) failed: " + Message);
       return finish(Stage::Load);
     }
@@ -571,17 +603,19 @@ int runCandidateWorker(const WorkerOptions &Options) {
       Expected<std::vector<at::Tensor>> Loaded =
           readTensorFile(protocol::trialFile(Options.Dir, T, "inputs"));
       if (!Loaded) {
-        std::cerr << "kevin-worker: error: " << Loaded.error().message() << "\n";
+        std::cerr << "kevin-worker: error: " << Loaded.error().message()
+                  << "\n";
         return ExitError;
       }
       std::vector<at::Tensor> Given;
-      bool Reuse = T + 1 == Options.Trials && T > 0 &&
-                   Previous.size() == Loaded->size();
+      bool Reuse =
+          T + 1 == Options.Trials && T > 0 && Previous.size() == Loaded->size();
       for (size_t I = 0; Reuse && I < Previous.size(); ++I)
         Reuse = Previous[I].sizes().equals((*Loaded)[I].sizes()) &&
                 Previous[I].scalar_type() == (*Loaded)[I].scalar_type();
       for (size_t I = 0; I < Loaded->size(); ++I) {
-        at::Tensor Fresh = (*Loaded)[I].to(at::Device(Options.Device), false, true);
+        at::Tensor Fresh =
+            (*Loaded)[I].to(at::Device(Options.Device), false, true);
         if (Reuse) {
           Previous[I].copy_(Fresh);
           Given.push_back(Previous[I]);
@@ -589,7 +623,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
           Given.push_back(Fresh);
         }
       }
-      py::list Args = trialArguments(Prelude, Task["trials"][T]["inputs"], Given);
+      py::list Args =
+          trialArguments(Prelude, Task["trials"][T]["inputs"], Given);
       auto CallStart = Clock::now();
       py::object Out;
       try {
@@ -601,7 +636,11 @@ int runCandidateWorker(const WorkerOptions &Options) {
           Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
           return finish(Stage::Run);
         }
-        std::string Message = Prelude.attr("describe")(E.value(), Options.Candidate, Display, E.trace()).cast<std::string>();
+        std::string Message =
+            Prelude
+                .attr("describe")(E.value(), Options.Candidate, Display,
+                                  E.trace())
+                .cast<std::string>();
         Report.fail(Stage::Run, classifyException(Message),
                     "trial " + std::to_string(T) + ": " + Message);
         return finish(Stage::Run);
@@ -622,12 +661,15 @@ int runCandidateWorker(const WorkerOptions &Options) {
       Json Metas = Json::array();
       for (py::handle H : Items) {
         if (!THPVariable_CheckExact(H.ptr())) {
-          std::string Type = py::str(py::type::of(H).attr("__name__")).cast<std::string>();
+          std::string Type =
+              py::str(py::type::of(H).attr("__name__")).cast<std::string>();
           Report.fail(Stage::Compare, Outcome::TypeMismatch,
-                      "forward returned a '" + Type + "' where a plain torch.Tensor was expected");
+                      "forward returned a '" + Type +
+                          "' where a plain torch.Tensor was expected");
           return finish(Stage::Compare);
         }
-        py::object Dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(H.ptr(), nullptr));
+        py::object Dict = py::reinterpret_steal<py::object>(
+            PyObject_GenericGetDict(H.ptr(), nullptr));
         if (Dict && py::len(Dict) != 0) {
           Report.fail(Stage::Compare, Outcome::TypeMismatch,
                       "forward returned a tensor carrying instance attributes");
@@ -651,11 +693,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
       std::vector<at::Tensor> After;
       for (const at::Tensor &In : Given)
         After.push_back(In.to(at::kCPU, false, true));
-      if (Error E = writeTensorFile(protocol::trialFile(Options.Dir, T, "outputs"), Copies)) {
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "outputs"), Copies)) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
       }
-      if (Error E = writeTensorFile(protocol::trialFile(Options.Dir, T, "after"), After)) {
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "after"), After)) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
       }
@@ -678,11 +722,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
       return finish(Stage::Run);
     }
     std::string Message = E.what();
-    Report.fail(Stage::Run, classifyException(Message), Message.substr(0, 2000));
+    Report.fail(Stage::Run, classifyException(Message),
+                Message.substr(0, 2000));
     return finish(Stage::Run);
   } catch (const std::exception &E) {
     std::string Message = E.what();
-    Report.fail(Stage::Run, classifyException(Message), Message.substr(0, 2000));
+    Report.fail(Stage::Run, classifyException(Message),
+                Message.substr(0, 2000));
     return finish(Stage::Run);
   }
 }

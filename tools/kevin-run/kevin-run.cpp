@@ -1,7 +1,8 @@
 //===-- kevin-run.cpp - build and judge candidates in isolated workers ----===//
 //
-//   kevin-run --task ref.py cand.py [--device cpu|cuda[:N]] [--trials 5] [--seed S]
-//   kevin-check ... | kevin-run [options]          (records on stdin)
+//   kevin-run --task ref.py cand.py [--device cpu|cuda[:N]] [--trials 5]
+//   [--seed S] kevin-check ... | kevin-run [options]          (records on
+//   stdin)
 //
 // Adds a `build` and a `run` section to each record (docs/CommandGuide/
 // kevin-run.md). Exit status: 0 every candidate correct (with --build-only:
@@ -49,7 +50,8 @@ std::string workerNextToUs() {
 }
 
 /// One line for a person reading stderr in direct mode.
-std::string summaryLine(const std::string &Name, const Verdict &V, bool BuildOnly) {
+std::string summaryLine(const std::string &Name, const Verdict &V,
+                        bool BuildOnly) {
   if (BuildOnly || V.Run.is_null())
     return Name + ": build " + V.Build.value("outcome", "ok") +
            (V.Build.value("cache_hit", false) ? " (cache hit)" : "");
@@ -75,26 +77,42 @@ int main(int Argc, char **Argv) {
   uint64_t Seed = 0;
   double Atol = 1e-2, Rtol = 1e-2;
   bool NoIsolation = false;
-  App.add_option("candidates", Files, "candidate .py files ('-' or none: records on stdin)");
+  App.add_option("candidates", Files,
+                 "candidate .py files ('-' or none: records on stdin)");
   App.add_option("--task", Task, "the task (reference) file");
-  auto *DeviceOpt = App.add_option("--device", Device, "cpu, cuda or cuda:N (default cpu)");
-  App.add_option("--trials", Options.Trials, "correctness trials, each on fresh inputs")
+  auto *DeviceOpt =
+      App.add_option("--device", Device, "cpu, cuda or cuda:N (default cpu)");
+  App.add_option("--trials", Options.Trials,
+                 "correctness trials, each on fresh inputs")
       ->check(CLI::Range(1u, 1000u));
-  auto *SeedOpt = App.add_option("--seed", Seed, "the evaluation secret (default: random per evaluation)");
-  App.add_option("--timeout", Options.RunTimeoutSeconds, "seconds for the candidate's run stage");
-  App.add_option("--build-timeout", Options.BuildTimeoutSeconds, "seconds per compile or link");
-  App.add_option("-j,--jobs", Jobs, "candidates judged at once")->check(CLI::Range(1u, 256u));
-  App.add_option("--build-jobs", Options.BuildJobs, "parallel compiles within one candidate");
-  App.add_flag("--build-only", Options.BuildOnly, "only compile (fill the cache); no reference, no run");
-  App.add_option("--cache-dir", CacheDir, "build cache (default $KEVIN_CACHE_DIR, else ~/.cache/kevin)");
+  auto *SeedOpt = App.add_option(
+      "--seed", Seed, "the evaluation secret (default: random per evaluation)");
+  App.add_option("--timeout", Options.RunTimeoutSeconds,
+                 "seconds for the candidate's run stage");
+  App.add_option("--build-timeout", Options.BuildTimeoutSeconds,
+                 "seconds per compile or link");
+  App.add_option("-j,--jobs", Jobs, "candidates judged at once")
+      ->check(CLI::Range(1u, 256u));
+  App.add_option("--build-jobs", Options.BuildJobs,
+                 "parallel compiles within one candidate");
+  App.add_flag("--build-only", Options.BuildOnly,
+               "only compile (fill the cache); no reference, no run");
+  App.add_option("--cache-dir", CacheDir,
+                 "build cache (default $KEVIN_CACHE_DIR, else ~/.cache/kevin)");
   App.add_option("--atol", Atol, "absolute tolerance (default 1e-2)");
   App.add_option("--rtol", Rtol, "relative tolerance (default 1e-2)");
-  App.add_option("--tolerance", ToleranceSpecs, "per-dtype tolerance, dtype=atol,rtol (repeatable)");
-  App.add_option("--cuda-arch", Options.CudaArch, "nvcc target (default: the device's, else sm_90a)");
-  App.add_option("--memory-limit", Options.MemoryLimitMiB, "candidate address-space limit in MiB (0: none)");
-  App.add_flag("--no-isolate-network", NoIsolation, "do not give candidates their own network namespace");
-  App.add_flag("--keep-temps", Options.KeepTemporaries, "keep the private work directories");
-  App.add_option("--worker", Options.WorkerPath, "the kevin-worker executable (default: next to kevin-run)");
+  App.add_option("--tolerance", ToleranceSpecs,
+                 "per-dtype tolerance, dtype=atol,rtol (repeatable)");
+  App.add_option("--cuda-arch", Options.CudaArch,
+                 "nvcc target (default: the device's, else sm_90a)");
+  App.add_option("--memory-limit", Options.MemoryLimitMiB,
+                 "candidate address-space limit in MiB (0: none)");
+  App.add_flag("--no-isolate-network", NoIsolation,
+               "do not give candidates their own network namespace");
+  App.add_flag("--keep-temps", Options.KeepTemporaries,
+               "keep the private work directories");
+  App.add_option("--worker", Options.WorkerPath,
+                 "the kevin-worker executable (default: next to kevin-run)");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
@@ -109,9 +127,11 @@ int main(int Argc, char **Argv) {
     Options.Seed = Seed;
   if (Options.WorkerPath.empty())
     Options.WorkerPath = workerNextToUs();
-  Options.CacheDir = absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
+  Options.CacheDir =
+      absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
   if (!Device.empty() && Device != "cpu" && Device.rfind("cuda", 0) != 0) {
-    Context.usageError("--device must be cpu, cuda or cuda:N, not '" + Device + "'");
+    Context.usageError("--device must be cpu, cuda or cuda:N, not '" + Device +
+                       "'");
     return ExitError;
   }
 
@@ -159,12 +179,15 @@ int main(int Argc, char **Argv) {
       } else if (Code && Code->is_string()) {
         J.What.Code = Code->get<std::string>();
         const Json *Id = findField(R.Value, "id");
-        J.What.DisplayName = (Id && Id->is_string() ? Id->get<std::string>()
-                                                    : "line-" + std::to_string(R.Origin.Line)) +
-                             ".py";
+        J.What.DisplayName =
+            (Id && Id->is_string() ? Id->get<std::string>()
+                                   : "line-" + std::to_string(R.Origin.Line)) +
+            ".py";
       } else {
-        InputError = Error::at(R.Origin, describeRecord(R) +
-                                             ": missing required field 'candidate_path' or 'code'");
+        InputError = Error::at(
+            R.Origin,
+            describeRecord(R) +
+                ": missing required field 'candidate_path' or 'code'");
         break;
       }
       if (TaskPath && TaskPath->is_string())
@@ -172,14 +195,16 @@ int main(int Argc, char **Argv) {
       else if (!Task.empty())
         J.What.TaskPath = absolutePath(Task);
       else if (!Options.BuildOnly) {
-        InputError = Error::at(R.Origin, describeRecord(R) +
-                                             ": missing required field 'task_path'");
+        InputError =
+            Error::at(R.Origin, describeRecord(R) +
+                                    ": missing required field 'task_path'");
         break;
       }
       const Json *RecordDevice = findField(R.Value, "device");
       J.Device = DeviceOpt->count() ? Device
-                 : RecordDevice && RecordDevice->is_string() ? RecordDevice->get<std::string>()
-                                                             : "cpu";
+                 : RecordDevice && RecordDevice->is_string()
+                     ? RecordDevice->get<std::string>()
+                     : "cpu";
       Queue.push_back(std::move(J));
     }
   }
@@ -213,7 +238,8 @@ int main(int Argc, char **Argv) {
       Out["run"] = V->Run;
     Writer.write(Out);
     if (Direct)
-      std::cerr << summaryLine(Queue[I].What.DisplayName, *V, Options.BuildOnly) << "\n";
+      std::cerr << summaryLine(Queue[I].What.DisplayName, *V, Options.BuildOnly)
+                << "\n";
     if (V->ReferenceFailed) {
       std::string Message = V->Run.value("message", "");
       Context.error(Error::make(Message.substr(0, Message.find('\n'))));

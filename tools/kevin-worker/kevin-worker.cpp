@@ -23,18 +23,24 @@ int main(int Argc, char **Argv) {
       ->required()
       ->check(CLI::IsMember({"reference", "candidate"}));
   App.add_option("--task", Options.Task, "the task file (reference mode)");
-  App.add_option("--candidate", Options.Candidate, "the candidate file (candidate mode)");
-  App.add_option("--display-name", Options.DisplayName, "the candidate's name in messages");
+  App.add_option("--candidate", Options.Candidate,
+                 "the candidate file (candidate mode)");
+  App.add_option("--display-name", Options.DisplayName,
+                 "the candidate's name in messages");
   App.add_option("--dir", Options.Dir, "the work directory")->required();
   App.add_option("--device", Options.Device, "cpu, cuda or cuda:N");
   App.add_option("--trials", Options.Trials, "number of trials");
   App.add_option("--build-jobs", Options.Build.Jobs, "parallel compile jobs");
-  App.add_option("--build-timeout", Options.Build.TimeoutSeconds, "seconds per compile");
-  App.add_option("--memory-limit", Options.MemoryLimitMiB, "address-space limit in MiB (0: none)");
+  App.add_option("--build-timeout", Options.Build.TimeoutSeconds,
+                 "seconds per compile");
+  App.add_option("--memory-limit", Options.MemoryLimitMiB,
+                 "address-space limit in MiB (0: none)");
   App.add_option("--cuda-arch", Options.CudaArch, "nvcc target such as sm_90a");
-  App.add_flag("--build-only", Options.BuildOnly, "stop after importing the candidate");
+  App.add_flag("--build-only", Options.BuildOnly,
+               "stop after importing the candidate");
   bool NoIsolation = false;
-  App.add_flag("--no-isolate-network", NoIsolation, "keep the network namespace");
+  App.add_flag("--no-isolate-network", NoIsolation,
+               "keep the network namespace");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   Options.IsolateNetwork = !NoIsolation;

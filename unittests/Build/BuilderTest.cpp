@@ -35,8 +35,9 @@ TEST(BuilderTest, WritesUnitsLikeLoadInline) {
   EXPECT_EQ(Units[0].FileName, "main.cpp");
   EXPECT_TRUE(Units[0].StartsWithExtensionHeader);
   EXPECT_EQ(Units[0].Text.rfind("#include <torch/extension.h>\n", 0), 0u);
-  EXPECT_NE(Units[0].Text.find("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n"
-                               "m.def(\"f\", torch::wrap_pybind_function(f), \"f\");\n}"),
+  EXPECT_NE(Units[0].Text.find(
+                "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n"
+                "m.def(\"f\", torch::wrap_pybind_function(f), \"f\");\n}"),
             std::string::npos);
   // The candidate's string starts on line 2; the binding is kevin's piece.
   ASSERT_EQ(Units[0].Pieces.size(), 2u);
@@ -85,7 +86,8 @@ TEST(BuilderTest, KeyCoversSourcesFlagsCompilerAndTorch) {
   EXPECT_EQ(Base, computeBuildKey(Spec, Arch, "g++ 12"));
   Other = Spec;
   Other.CudaSources = {"__global__ void k() {}"};
-  EXPECT_NE(computeBuildKey(Other, T, "g++ 12"), computeBuildKey(Other, Arch, "g++ 12"));
+  EXPECT_NE(computeBuildKey(Other, T, "g++ 12"),
+            computeBuildKey(Other, Arch, "g++ 12"));
 }
 
 TEST(BuilderTest, MissingNvccIsABuildError) {
@@ -101,7 +103,8 @@ TEST(BuilderTest, MissingNvccIsABuildError) {
 }
 
 TEST(DiagnosticMapperTest, MapsUnitLinesToTheCandidate) {
-  std::string Py = "import torch\nsrc = r\"\"\"\nint f() {\n  return nope;\n}\n\"\"\"\n";
+  std::string Py =
+      "import torch\nsrc = r\"\"\"\nint f() {\n  return nope;\n}\n\"\"\"\n";
   ExtensionSpec Spec;
   Spec.Name = "e";
   Spec.CppSources = {"\nint f() {\n  return nope;\n}\n"};
@@ -122,13 +125,15 @@ TEST(DiagnosticMapperTest, MapsUnitLinesToTheCandidate) {
 }
 
 TEST(DiagnosticMapperTest, ShiftsQuotedLineNumbers) {
-  std::string Py = "# one\n# two\n# three\nS = '''\nint f() { return nope; }\n'''\n";
+  std::string Py =
+      "# one\n# two\n# three\nS = '''\nint f() { return nope; }\n'''\n";
   ExtensionSpec Spec;
   Spec.Name = "e";
   Spec.CppSources = {"\nint f() { return nope; }\n"};
   TranslationUnit Unit = writeTranslationUnits(Spec)[0];
   DiagnosticMapper Mapper(Unit, "/b/main.cpp", "c.py", Py);
-  std::string Out = Mapper.map("/b/main.cpp:3:18: error: bad\n    3 | int f() { return nope; }\n");
+  std::string Out = Mapper.map(
+      "/b/main.cpp:3:18: error: bad\n    3 | int f() { return nope; }\n");
   EXPECT_EQ(Out, "c.py:5:18: error: bad\n    5 | int f() { return nope; }\n");
 }
 
@@ -140,7 +145,8 @@ TEST(DiagnosticMapperTest, NvccPositionsAndUnplacedLines) {
   TranslationUnit Cuda = writeTranslationUnits(Spec)[1];
   // The source was built at run time: it is not in the candidate's text.
   DiagnosticMapper Mapper(Cuda, "/b/cuda.cu", "c.py", "code = make()\n");
-  std::string Out = Mapper.map("/b/cuda.cu(4): error: identifier \"oops\" is undefined\n");
+  std::string Out =
+      Mapper.map("/b/cuda.cu(4): error: identifier \"oops\" is undefined\n");
   EXPECT_EQ(Out, "c.py:<source 1 line 1, not found in the candidate>: error: "
                  "identifier \"oops\" is undefined\n");
 }

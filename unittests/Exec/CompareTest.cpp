@@ -38,7 +38,8 @@ TEST(CompareTest, ShapeAndDtypeAreExact) {
   // Broadcastable is not equal.
   EXPECT_EQ(compareTrial({R}, {at::zeros({1, 3})}, defaults(), false).Result,
             Outcome::ShapeMismatch);
-  TrialComparison D = compareTrial({R}, {at::zeros({2, 3}, at::kDouble)}, defaults(), false);
+  TrialComparison D =
+      compareTrial({R}, {at::zeros({2, 3}, at::kDouble)}, defaults(), false);
   EXPECT_EQ(D.Result, Outcome::DtypeMismatch);
   EXPECT_EQ(D.Message, "dtype float64, expected float32");
 }
@@ -52,7 +53,8 @@ TEST(CompareTest, NanRules) {
   at::Tensor RN = R.clone();
   RN[1] = NAN;
   EXPECT_EQ(compareTrial({RN}, {C}, defaults(), false).Result, Outcome::Ok);
-  EXPECT_EQ(compareTrial({RN}, {R}, defaults(), false).Result, Outcome::Mismatch);
+  EXPECT_EQ(compareTrial({RN}, {R}, defaults(), false).Result,
+            Outcome::Mismatch);
 }
 
 TEST(CompareTest, PerDtypeTolerances) {
@@ -64,7 +66,8 @@ TEST(CompareTest, PerDtypeTolerances) {
   EXPECT_DOUBLE_EQ(T.forDtype("float32").Atol, 1e-2);
   at::Tensor R = at::ones({2}, at::kHalf);
   EXPECT_EQ(compareTrial({R}, {R * 1.25}, T, false).Result, Outcome::Ok);
-  EXPECT_EQ(compareTrial({R}, {R * 1.25}, defaults(), false).Result, Outcome::Mismatch);
+  EXPECT_EQ(compareTrial({R}, {R * 1.25}, defaults(), false).Result,
+            Outcome::Mismatch);
 }
 
 TEST(CompareTest, TrivialOutputsOnDegenerateTasks) {
@@ -73,10 +76,14 @@ TEST(CompareTest, TrivialOutputsOnDegenerateTasks) {
   EXPECT_TRUE(trivialOutputWouldPass({{Tiny}}, defaults()));
   EXPECT_FALSE(trivialOutputWouldPass({{at::randn({64})}}, defaults()));
   // Scale-aware comparison rejects zeros and a half-size answer there.
-  EXPECT_EQ(compareTrial({Tiny}, {at::zeros({64})}, defaults(), false).Result, Outcome::Ok);
-  EXPECT_EQ(compareTrial({Tiny}, {at::zeros({64})}, defaults(), true).Result, Outcome::Mismatch);
-  EXPECT_EQ(compareTrial({Tiny}, {Tiny * 0.5}, defaults(), true).Result, Outcome::Mismatch);
-  EXPECT_EQ(compareTrial({Tiny}, {Tiny * 1.001}, defaults(), true).Result, Outcome::Ok);
+  EXPECT_EQ(compareTrial({Tiny}, {at::zeros({64})}, defaults(), false).Result,
+            Outcome::Ok);
+  EXPECT_EQ(compareTrial({Tiny}, {at::zeros({64})}, defaults(), true).Result,
+            Outcome::Mismatch);
+  EXPECT_EQ(compareTrial({Tiny}, {Tiny * 0.5}, defaults(), true).Result,
+            Outcome::Mismatch);
+  EXPECT_EQ(compareTrial({Tiny}, {Tiny * 1.001}, defaults(), true).Result,
+            Outcome::Ok);
 }
 
 TEST(CompareTest, SameBits) {
@@ -101,8 +108,9 @@ TEST(CompareTest, TensorFilesRoundTrip) {
 }
 
 TEST(OutcomeTest, NamesRoundTrip) {
-  for (Outcome O : {Outcome::Ok, Outcome::BuildError, Outcome::NotInputSensitive,
-                    Outcome::OutputAliasesInput, Outcome::DegenerateTask})
+  for (Outcome O :
+       {Outcome::Ok, Outcome::BuildError, Outcome::NotInputSensitive,
+        Outcome::OutputAliasesInput, Outcome::DegenerateTask})
     EXPECT_EQ(parseOutcome(outcomeName(O)), O);
   EXPECT_STREQ(outcomeName(Outcome::InputMutated), "input-mutated");
   EXPECT_FALSE(parseOutcome("passed"));

@@ -1,4 +1,4 @@
-//===-- kevin/Build/DiagnosticMapper.h - compiler errors to .py lines -*- C++ -*-===//
+//===-- kevin/Build/DiagnosticMapper.h - errors to .py lines ----*- C++ -*-===//
 //
 // A candidate passes its C++/CUDA sources to load_inline as Python strings,
 // so `main.cpp:14:5: error: ...` means nothing to the model that wrote them.

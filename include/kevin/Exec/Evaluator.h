@@ -45,7 +45,7 @@ struct Candidate {
   std::string TaskPath;      ///< Unused with BuildOnly.
   std::string CandidatePath; ///< A file, or empty when Code is given.
   std::string Code;
-  std::string DisplayName;   ///< Used in messages; defaults to the path.
+  std::string DisplayName; ///< Used in messages; defaults to the path.
 };
 
 struct Verdict {

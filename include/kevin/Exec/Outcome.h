@@ -1,4 +1,4 @@
-//===-- kevin/Exec/Outcome.h - typed outcomes of building and running -*- C++ -*-===//
+//===-- kevin/Exec/Outcome.h - typed outcomes of a candidate ----*- C++ -*-===//
 //
 // kevin-run's verdict on a candidate is one stage (how far it got) and one
 // outcome (what happened there), both from closed sets, so consumers such as
@@ -19,17 +19,17 @@ enum class Stage { Format, Build, Load, Run, Compare };
 
 enum class Outcome {
   Ok,
-  FormatError,        ///< Not Python, or no ModelNew class.
-  BuildError,         ///< The compiler or linker rejected the sources.
-  LoadError,          ///< Importing the module or constructing ModelNew failed.
-  RuntimeError,       ///< forward raised.
-  CudaError,          ///< A CUDA error (illegal address, launch failure).
-  Crash,              ///< Killed by a signal or exited non-zero before reporting.
-  EarlyExit,          ///< Exited with status 0 before reporting.
-  Timeout,            ///< Ran past its wall-clock limit.
-  Oom,                ///< Out of host or device memory.
-  InvalidResult,      ///< The result file is missing fields or not attested.
-  TypeMismatch,       ///< Not a plain torch.Tensor, or another container.
+  FormatError,   ///< Not Python, or no ModelNew class.
+  BuildError,    ///< The compiler or linker rejected the sources.
+  LoadError,     ///< Importing the module or constructing ModelNew failed.
+  RuntimeError,  ///< forward raised.
+  CudaError,     ///< A CUDA error (illegal address, launch failure).
+  Crash,         ///< Killed by a signal or exited non-zero before reporting.
+  EarlyExit,     ///< Exited with status 0 before reporting.
+  Timeout,       ///< Ran past its wall-clock limit.
+  Oom,           ///< Out of host or device memory.
+  InvalidResult, ///< The result file is missing fields or not attested.
+  TypeMismatch,  ///< Not a plain torch.Tensor, or another container.
   ShapeMismatch,
   DtypeMismatch,
   DeviceMismatch,

@@ -1,4 +1,4 @@
-//===-- kevin/Exec/Protocol.h - files between kevin-run and its workers -*- C++ -*-===//
+//===-- kevin/Exec/Protocol.h - files between run and worker ----*- C++ -*-===//
 //
 // Workers and kevin-run talk through files in a private directory, never
 // through the workers' stdout (which candidate code can write to):
