@@ -1,0 +1,71 @@
+//===-- kevin/Exec/Evaluator.h - judge one candidate ------------*- C++ -*-===//
+//
+// The trusted side of kevin-run. For one (task, candidate) pair it draws the
+// secret trial seeds, runs the reference worker, then the candidate worker
+// twice (a build stage, then a run stage, each with its own timeout), each in
+// its own process group with a scrubbed environment and a private temporary
+// directory, and compares the results in C++. The verdict is the record's
+// `build` and `run` sections.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_EXEC_EVALUATOR_H
+#define KEVIN_EXEC_EVALUATOR_H
+
+#include "kevin/Exec/Compare.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kevin {
+
+struct EvaluatorOptions {
+  std::string WorkerPath; ///< The kevin-worker executable.
+  std::string Device = "cpu";
+  unsigned Trials = 5;
+  /// The per-evaluation secret; random for every evaluation when unset.
+  std::optional<uint64_t> Seed;
+  double RunTimeoutSeconds = 120;
+  double BuildTimeoutSeconds = 600;
+  unsigned BuildJobs = 2;
+  std::string CacheDir;
+  std::string CudaArch;
+  bool BuildOnly = false;
+  bool IsolateNetwork = true;
+  size_t MemoryLimitMiB = 0;
+  ToleranceTable Tolerances;
+  /// Bytes of message kept in the record.
+  size_t MaxMessageBytes = 2000;
+  bool KeepTemporaries = false;
+};
+
+struct Candidate {
+  std::string TaskPath;      ///< Unused with BuildOnly.
+  std::string CandidatePath; ///< A file, or empty when Code is given.
+  std::string Code;
+  std::string DisplayName; ///< Used in messages; defaults to the path.
+};
+
+struct Verdict {
+  Json Build; ///< The record's `build` section.
+  Json Run;   ///< The record's `run` section (absent with BuildOnly).
+  bool Correct = false;
+  bool BuildOk = false;
+  /// The task (reference) failed: a tool error, exit status 2.
+  bool ReferenceFailed = false;
+};
+
+/// Judges one candidate. An Error means kevin itself could not do its job
+/// (no worker, cannot create the temporary directory).
+Expected<Verdict> evaluateCandidate(const Candidate &C,
+                                    const EvaluatorOptions &Options);
+
+/// Derives the seed of trial T from the evaluation secret (SHA-256 based,
+/// so seeds of one evaluation say nothing about another's).
+uint64_t trialSeed(uint64_t Secret, unsigned Trial);
+
+} // namespace kevin
+
+#endif // KEVIN_EXEC_EVALUATOR_H

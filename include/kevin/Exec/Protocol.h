@@ -1,0 +1,44 @@
+//===-- kevin/Exec/Protocol.h - files between run and worker ----*- C++ -*-===//
+//
+// Workers and kevin-run talk through files in a private directory, never
+// through the workers' stdout (which candidate code can write to):
+//
+//   reference dir   reference.json   init args, per-trial input layout and
+//                                    output metadata, timings
+//                   trial<N>.inputs  the inputs of trial N (pristine)
+//                   trial<N>.reference  the reference outputs of trial N
+//   candidate dir   task.json        init args and input layout only
+//                   trial<N>.inputs  hard links of the reference's inputs
+//                   progress         one line per stage reached
+//                   result.json      the worker's report, attested by the
+//                                    nonce kevin-run sent on stdin
+//                   trial<N>.outputs the candidate's outputs (CPU copies)
+//                   trial<N>.after   the inputs as they were after the call
+//
+// Tensor files are pickled lists of CPU tensors (see Compare.h); secrets
+// (trial seeds, the nonce) travel on stdin, never in argv or the environment.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_EXEC_PROTOCOL_H
+#define KEVIN_EXEC_PROTOCOL_H
+
+#include <string>
+
+namespace kevin {
+namespace protocol {
+
+inline std::string trialFile(const std::string &Dir, unsigned Trial,
+                             const char *Kind) {
+  return Dir + "/trial" + std::to_string(Trial) + "." + Kind;
+}
+constexpr const char *ReferenceJson = "reference.json";
+constexpr const char *TaskJson = "task.json";
+constexpr const char *ResultJson = "result.json";
+constexpr const char *Progress = "progress";
+/// The seed Model and ModelNew are built under (KernelBench's).
+constexpr unsigned long long InitSeed = 42;
+
+} // namespace protocol
+} // namespace kevin
+
+#endif // KEVIN_EXEC_PROTOCOL_H

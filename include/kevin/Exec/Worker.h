@@ -1,0 +1,56 @@
+//===-- kevin/Exec/Worker.h - the isolated worker processes -----*- C++ -*-===//
+//
+// kevin-worker embeds CPython and LibTorch and runs in one of two modes, each
+// its own process started by kevin-run (lib/Exec/Evaluator):
+//
+//  reference  trusted: imports the task, builds Model under the fixed init
+//             seed, draws inputs from the secret per-trial seeds it reads on
+//             stdin, computes the reference outputs, writes them to files.
+//             It never sees candidate code.
+//  candidate  untrusted: cuts itself off the network, replaces
+//             torch.utils.cpp_extension.load_inline/load by kevin's builder,
+//             imports the candidate, builds ModelNew under the same init seed,
+//             calls it on fresh clones of the inputs, and writes its outputs
+//             and the inputs as they were after each call. It never sees the
+//             task or the reference outputs. --build-only stops after import.
+//
+// Files in the work directory are the whole protocol (lib/Exec/Protocol.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_EXEC_WORKER_H
+#define KEVIN_EXEC_WORKER_H
+
+#include "kevin/Build/Builder.h"
+
+#include <string>
+
+namespace kevin {
+
+struct WorkerOptions {
+  std::string Task;      ///< Reference mode: the task file.
+  std::string Candidate; ///< Candidate mode: the candidate file.
+  /// How the candidate is named in messages (defaults to its path).
+  std::string DisplayName;
+  std::string Dir;
+  std::string Device = "cpu";
+  unsigned Trials = 5;
+  bool BuildOnly = false;
+  BuildOptions Build;
+  /// nvcc target (`sm_90a`); empty picks it from the device.
+  std::string CudaArch;
+  bool IsolateNetwork = true;
+  /// Address-space limit for the candidate's run phase, MiB; 0 for none.
+  size_t MemoryLimitMiB = 0;
+};
+
+/// Each returns the process exit status: 0 when the result file was
+/// written (whatever the verdict), 2 when the worker itself failed. The
+/// embedded interpreter is left running: the caller should end the process
+/// with _Exit, so no exit handler of the candidate (or of a CUDA context it
+/// broke) runs after the result is written.
+int runReferenceWorker(const WorkerOptions &Options);
+int runCandidateWorker(const WorkerOptions &Options);
+
+} // namespace kevin
+
+#endif // KEVIN_EXEC_WORKER_H

@@ -1,0 +1,544 @@
+//===-- Builder.cpp - compile candidate extensions ------------------------===//
+//
+// Units are written into a private directory under <cache>/tmp, compiled
+// there, and the finished directory is renamed to <cache>/ext/<key>: rename
+// is atomic, so concurrent builders of the same key never see a half-written
+// extension (the loser of the race discards its copy). Failed builds are
+// remembered under <cache>/fail/<key>, so a GPU stage does not recompile
+// what a CPU pool already found broken. The precompiled header is built once
+// per flag set under an flock.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Build/Builder.h"
+#include "kevin/Build/DiagnosticMapper.h"
+#include "kevin/Support/Hash.h"
+#include "kevin/Support/Subprocess.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace kevin {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Bumped when the unit layout or the flags kevin adds change.
+constexpr const char *BuilderVersion = "kevin-build-1";
+/// Stands for the private build directory in remembered failures.
+constexpr const char *BuildDirToken = "@KEVIN_BUILD_DIR@/";
+
+double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+bool fileExists(const std::string &Path) {
+  struct stat St;
+  return ::stat(Path.c_str(), &St) == 0;
+}
+
+Error makeDirs(const std::string &Path) {
+  std::string Partial;
+  std::istringstream In(Path);
+  std::string Part;
+  if (!Path.empty() && Path[0] == '/')
+    Partial = "/";
+  while (std::getline(In, Part, '/')) {
+    if (Part.empty())
+      continue;
+    Partial += Part + "/";
+    if (::mkdir(Partial.c_str(), 0755) != 0 && errno != EEXIST)
+      return Error::inFile(Partial, std::string("cannot create directory: ") +
+                                        std::strerror(errno));
+  }
+  return Error::success();
+}
+
+Error writeFile(const std::string &Path, const std::string &Text) {
+  std::ofstream Out(Path, std::ios::binary);
+  Out << Text;
+  Out.close();
+  if (!Out)
+    return Error::inFile(Path, "cannot write file");
+  return Error::success();
+}
+
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+void removeTree(const std::string &Path) {
+  SubprocessOptions Rm;
+  Rm.Argv = {"rm", "-rf", Path};
+  Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+  (void)runSubprocess(Rm);
+}
+
+std::string join(const std::vector<std::string> &Parts, const char *Sep) {
+  std::string Out;
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Out += (I ? Sep : "") + Parts[I];
+  return Out;
+}
+
+bool hasOptimizationFlag(const std::vector<std::string> &Flags) {
+  for (const std::string &F : Flags)
+    if (F.size() >= 2 && F.compare(0, 2, "-O") == 0)
+      return true;
+  return false;
+}
+
+/// The identity of a compiler: its path and the first line of --version.
+std::string compilerIdentity(const std::string &Compiler) {
+  static std::mutex Lock;
+  static std::map<std::string, std::string> Known;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Known.find(Compiler);
+  if (It != Known.end())
+    return It->second;
+  SubprocessOptions Options;
+  Options.Argv = {Compiler, "--version"};
+  Options.TimeoutSeconds = 30;
+  auto R = runSubprocess(Options);
+  std::string Id = Compiler + ": ";
+  if (R && R->succeeded()) {
+    // nvcc prints its release on the last lines; g++ on the first.
+    Id += R->Stdout;
+  } else {
+    Id += "unavailable";
+  }
+  Known[Compiler] = Id;
+  return Id;
+}
+
+std::vector<std::string> commonFlags(const ExtensionSpec &Spec,
+                                     const TorchToolchain &T) {
+  std::vector<std::string> Flags = {"-DTORCH_EXTENSION_NAME=" + Spec.Name,
+                                    "-DTORCH_API_INCLUDE_EXTENSION_H"};
+  Flags.insert(Flags.end(), T.Pybind11Defines.begin(), T.Pybind11Defines.end());
+  for (const std::string &Dir : Spec.ExtraIncludePaths)
+    Flags.push_back("-I" + Dir);
+  for (const std::string &Dir : T.IncludeDirs) {
+    Flags.push_back("-isystem");
+    Flags.push_back(Dir);
+  }
+  if (!T.PythonIncludeDir.empty()) {
+    Flags.push_back("-isystem");
+    Flags.push_back(T.PythonIncludeDir);
+  }
+  Flags.push_back(std::string("-D_GLIBCXX_USE_CXX11_ABI=") +
+                  (T.CxxAbi ? "1" : "0"));
+  return Flags;
+}
+
+std::vector<std::string> cxxFlags(const ExtensionSpec &Spec,
+                                  const TorchToolchain &T) {
+  std::vector<std::string> Flags = commonFlags(Spec, T);
+  Flags.insert(Flags.end(), {"-fPIC", "-std=c++17"});
+  if (!hasOptimizationFlag(Spec.ExtraCflags))
+    Flags.push_back("-O3");
+  Flags.insert(Flags.end(), Spec.ExtraCflags.begin(), Spec.ExtraCflags.end());
+  return Flags;
+}
+
+std::vector<std::string> nvccFlags(const ExtensionSpec &Spec,
+                                   const TorchToolchain &T) {
+  std::vector<std::string> Flags = commonFlags(Spec, T);
+  std::string Arch = T.CudaArch;
+  std::string Compute = "compute_" + Arch.substr(Arch.find('_') + 1);
+  Flags.insert(
+      Flags.end(),
+      {"-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+       "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
+       "--expt-relaxed-constexpr", "-gencode=arch=" + Compute + ",code=" + Arch,
+       "--compiler-options", "-fPIC", "-std=c++17"});
+  if (!hasOptimizationFlag(Spec.ExtraCudaCflags))
+    Flags.push_back("-O3");
+  Flags.insert(Flags.end(), Spec.ExtraCudaCflags.begin(),
+               Spec.ExtraCudaCflags.end());
+  return Flags;
+}
+
+std::vector<std::string> linkFlags(const ExtensionSpec &Spec,
+                                   const TorchToolchain &T, bool WithCuda) {
+  std::vector<std::string> Flags = {"-shared", "-L" + T.TorchLibDir, "-lc10"};
+  if (WithCuda)
+    Flags.push_back("-lc10_cuda");
+  Flags.insert(Flags.end(), {"-ltorch_cpu"});
+  if (WithCuda)
+    Flags.push_back("-ltorch_cuda");
+  Flags.insert(Flags.end(), {"-ltorch", "-ltorch_python"});
+  if (WithCuda) {
+    Flags.push_back("-L" + T.CudaHome + "/lib64");
+    Flags.push_back("-lcudart");
+  }
+  Flags.insert(Flags.end(), Spec.ExtraLdflags.begin(), Spec.ExtraLdflags.end());
+  return Flags;
+}
+
+/// The environment of compiler processes: the caller's PATH and nothing of
+/// the candidate's making.
+std::vector<std::string> compilerEnvironment(const TorchToolchain &T) {
+  const char *Path = std::getenv("PATH");
+  std::string P = Path ? Path : "/usr/bin:/bin";
+  if (!T.CudaHome.empty())
+    P = T.CudaHome + "/bin:" + P;
+  std::vector<std::string> Env = {"PATH=" + P, "LC_ALL=C"};
+  if (const char *Tmp = std::getenv("TMPDIR"))
+    Env.push_back(std::string("TMPDIR=") + Tmp);
+  return Env;
+}
+
+struct Step {
+  std::vector<std::string> Argv;
+  std::string Output;
+  bool Ok = false;
+  bool TimedOut = false;
+};
+
+void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
+             const std::string &Dir) {
+  SubprocessOptions Run;
+  Run.Argv = S.Argv;
+  Run.Environment = compilerEnvironment(T);
+  Run.WorkingDirectory = Dir;
+  Run.TimeoutSeconds = Options.TimeoutSeconds;
+  Run.MaxCaptureBytes = 256 * 1024;
+  auto R = runSubprocess(Run);
+  if (!R) {
+    S.Output = R.error().message() + "\n";
+    return;
+  }
+  S.Ok = R->succeeded();
+  S.TimedOut = R->TimedOut;
+  S.Output = R->Stdout + R->Stderr;
+  if (R->TimedOut)
+    S.Output += S.Argv[0] + " " + R->describe() + "\n";
+  else if (!S.Ok && S.Output.empty())
+    S.Output = S.Argv[0] + " " + R->describe() + "\n";
+}
+
+/// Returns the path of a usable precompiled header of torch/extension.h for
+/// these flags, building it when missing; empty when it cannot be had.
+std::string precompiledHeader(const std::vector<std::string> &Flags,
+                              const TorchToolchain &T,
+                              const BuildOptions &Options) {
+  ContentHasher H;
+  H.add(BuilderVersion)
+      .add("pch")
+      .add(compilerIdentity(T.Cxx))
+      .add(T.TorchVersion);
+  for (const std::string &F : Flags)
+    if (F.rfind("-DTORCH_EXTENSION_NAME=", 0) != 0)
+      H.add(F);
+  std::string Dir = Options.CacheDir + "/pch/" + H.finish().substr(0, 32);
+  std::string Header = Dir + "/torch_extension.h";
+  std::string Gch = Header + ".gch";
+  if (fileExists(Gch))
+    return Header;
+  if (makeDirs(Dir))
+    return "";
+  int LockFd =
+      ::open((Dir + "/lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (LockFd < 0)
+    return "";
+  ::flock(LockFd, LOCK_EX);
+  std::string Result;
+  if (fileExists(Gch)) {
+    Result = Header;
+  } else if (!writeFile(Header, "#include <torch/extension.h>\n")) {
+    std::string Tmp = Gch + ".tmp." + std::to_string(::getpid());
+    Step S;
+    S.Argv = {T.Cxx};
+    for (const std::string &F : Flags)
+      if (F.rfind("-DTORCH_EXTENSION_NAME=", 0) != 0)
+        S.Argv.push_back(F);
+    S.Argv.insert(S.Argv.end(), {"-x", "c++-header", Header, "-o", Tmp});
+    BuildOptions Long = Options;
+    Long.TimeoutSeconds = std::max(Options.TimeoutSeconds, 600.0);
+    runStep(S, T, Long, Dir);
+    if (S.Ok && ::rename(Tmp.c_str(), Gch.c_str()) == 0)
+      Result = Header;
+    else
+      ::unlink(Tmp.c_str());
+  }
+  ::flock(LockFd, LOCK_UN);
+  ::close(LockFd);
+  return Result;
+}
+
+} // namespace
+
+std::string defaultCacheDir() {
+  if (const char *Dir = std::getenv("KEVIN_CACHE_DIR"); Dir && *Dir)
+    return Dir;
+  const char *Home = std::getenv("HOME");
+  return std::string(Home && *Home ? Home : "/tmp") + "/.cache/kevin";
+}
+
+std::vector<TranslationUnit> writeTranslationUnits(const ExtensionSpec &Spec) {
+  std::vector<TranslationUnit> Units;
+  auto addPiece = [](TranslationUnit &U, unsigned &Line,
+                     const std::string &Text) {
+    U.Pieces.emplace_back(Line, Text);
+    U.Text += Text + "\n";
+    Line +=
+        1 + static_cast<unsigned>(std::count(Text.begin(), Text.end(), '\n'));
+  };
+  if (Spec.RawSources) {
+    unsigned Index = 0;
+    for (const std::string &Src : Spec.CppSources) {
+      TranslationUnit U;
+      U.FileName = "source" + std::to_string(Index++) + ".cpp";
+      unsigned Line = 1;
+      addPiece(U, Line, Src);
+      Units.push_back(std::move(U));
+    }
+    for (const std::string &Src : Spec.CudaSources) {
+      TranslationUnit U;
+      U.FileName = "source" + std::to_string(Index++) + ".cu";
+      U.IsCuda = true;
+      unsigned Line = 1;
+      addPiece(U, Line, Src);
+      Units.push_back(std::move(U));
+    }
+    return Units;
+  }
+  // load_inline joins its strings with newlines after a first include line,
+  // then appends the binding; the CUDA unit gets three includes first.
+  TranslationUnit Main;
+  Main.FileName = "main.cpp";
+  Main.StartsWithExtensionHeader = true;
+  unsigned Line = 1;
+  Main.Text = "#include <torch/extension.h>\n";
+  Line = 2;
+  for (const std::string &Src : Spec.CppSources)
+    addPiece(Main, Line, Src);
+  if (!Spec.Functions.empty()) {
+    std::string Binding = "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {";
+    for (const auto &[Fn, Doc] : Spec.Functions) {
+      if (Spec.WrapFunctions)
+        Binding += "\nm.def(\"" + Fn + "\", torch::wrap_pybind_function(" + Fn +
+                   "), \"" + Doc + "\");";
+      else
+        Binding += "\nm.def(\"" + Fn + "\", " + Fn + ", \"" + Doc + "\");";
+    }
+    Binding += "\n}";
+    // The binding is kevin's text, not the candidate's: an empty piece.
+    Main.Pieces.emplace_back(Line, "");
+    Main.Text += Binding + "\n";
+  }
+  Units.push_back(std::move(Main));
+  if (!Spec.CudaSources.empty()) {
+    TranslationUnit Cuda;
+    Cuda.FileName = "cuda.cu";
+    Cuda.IsCuda = true;
+    Cuda.Text = "#include <torch/types.h>\n#include <cuda.h>\n#include "
+                "<cuda_runtime.h>\n";
+    unsigned CudaLine = 4;
+    for (const std::string &Src : Spec.CudaSources)
+      addPiece(Cuda, CudaLine, Src);
+    Units.push_back(std::move(Cuda));
+  }
+  return Units;
+}
+
+std::string computeBuildKey(const ExtensionSpec &Spec,
+                            const TorchToolchain &Toolchain,
+                            const std::string &CompilerIdentity) {
+  ContentHasher H;
+  H.add(BuilderVersion).add(Spec.Name).add(CompilerIdentity);
+  H.add(Toolchain.TorchVersion).add(Toolchain.CxxAbi ? "abi1" : "abi0");
+  for (const TranslationUnit &U : writeTranslationUnits(Spec))
+    H.add(U.FileName).add(U.Text);
+  bool WithCuda = !Spec.CudaSources.empty();
+  for (const std::string &F : cxxFlags(Spec, Toolchain))
+    H.add(F);
+  if (WithCuda) {
+    H.add(Toolchain.CudaArch);
+    for (const std::string &F : nvccFlags(Spec, Toolchain))
+      H.add(F);
+  }
+  for (const std::string &F : linkFlags(Spec, Toolchain, WithCuda))
+    H.add(F);
+  return H.finish();
+}
+
+Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
+                                     const TorchToolchain &T,
+                                     const BuildOptions &Options) {
+  auto Start = Clock::now();
+  BuildResult Result;
+  bool WithCuda = !Spec.CudaSources.empty();
+  if (WithCuda && T.Nvcc.empty()) {
+    Result.Outcome = "build-error";
+    Result.Message = "cuda_sources given but nvcc was not found "
+                     "(set CUDA_HOME or install the CUDA toolkit)";
+    Result.Seconds = secondsSince(Start);
+    return Result;
+  }
+  std::string Identity = compilerIdentity(T.Cxx);
+  if (WithCuda)
+    Identity += compilerIdentity(T.Nvcc);
+  Result.Key = computeBuildKey(Spec, T, Identity);
+  std::string Final = Options.CacheDir + "/ext/" + Result.Key;
+  std::string Library = Final + "/" + Spec.Name + ".so";
+  std::string FailFile = Options.CacheDir + "/fail/" + Result.Key;
+  std::vector<TranslationUnit> Units = writeTranslationUnits(Spec);
+
+  auto mapOutput = [&](const std::string &Output, const std::string &Dir) {
+    std::string Mapped = Output;
+    for (const TranslationUnit &U : Units)
+      Mapped = DiagnosticMapper(U, Dir + U.FileName, Spec.OriginPath,
+                                Spec.OriginText)
+                   .map(Mapped);
+    // What is left in the private directory (a unit's own name in notes,
+    // the link step) loses the directory.
+    for (size_t P; (P = Mapped.find(Dir)) != std::string::npos;)
+      Mapped.erase(P, Dir.size());
+    return truncateMessage(Mapped, Options.MaxMessageBytes);
+  };
+
+  if (fileExists(Library)) {
+    Result.Ok = true;
+    Result.Outcome = "ok";
+    Result.CacheHit = true;
+    Result.LibraryPath = Library;
+    Result.Seconds = secondsSince(Start);
+    return Result;
+  }
+  if (fileExists(FailFile)) {
+    Result.Outcome = "build-error";
+    Result.CacheHit = true;
+    Result.Message = mapOutput(readFile(FailFile), BuildDirToken);
+    Result.Seconds = secondsSince(Start);
+    return Result;
+  }
+
+  static std::atomic<unsigned> Counter{0};
+  std::string Dir = Options.CacheDir + "/tmp/" + Result.Key.substr(0, 16) +
+                    "." + std::to_string(::getpid()) + "." +
+                    std::to_string(Counter++) + "/";
+  if (Error E = makeDirs(Dir))
+    return E;
+  for (const TranslationUnit &U : Units)
+    if (Error E = writeFile(Dir + U.FileName, U.Text))
+      return E;
+
+  std::vector<std::string> Cxx = cxxFlags(Spec, T);
+  std::string Pch;
+  if (Options.UsePrecompiledHeader) {
+    bool Wanted = false;
+    for (const TranslationUnit &U : Units)
+      Wanted |= !U.IsCuda && U.StartsWithExtensionHeader;
+    if (Wanted)
+      Pch = precompiledHeader(Cxx, T, Options);
+  }
+  Result.PrecompiledHeaderUsed = !Pch.empty();
+
+  std::vector<Step> Steps(Units.size());
+  std::vector<std::string> Objects;
+  for (size_t I = 0; I < Units.size(); ++I) {
+    const TranslationUnit &U = Units[I];
+    std::string Object = U.FileName + (U.IsCuda ? ".cuda.o" : ".o");
+    Objects.push_back(Object);
+    if (U.IsCuda) {
+      Steps[I].Argv = {T.Nvcc, "-c", Dir + U.FileName, "-o", Object};
+      for (const std::string &F : nvccFlags(Spec, T))
+        Steps[I].Argv.push_back(F);
+    } else {
+      Steps[I].Argv = {T.Cxx};
+      Steps[I].Argv.insert(Steps[I].Argv.end(), Cxx.begin(), Cxx.end());
+      if (!Pch.empty() && U.StartsWithExtensionHeader)
+        Steps[I].Argv.insert(Steps[I].Argv.end(),
+                             {"-include", Pch, "-Winvalid-pch"});
+      Steps[I].Argv.insert(Steps[I].Argv.end(),
+                           {"-c", Dir + U.FileName, "-o", Object});
+    }
+  }
+  // Compile the units, at most Jobs at a time.
+  std::vector<std::thread> Threads;
+  std::atomic<size_t> Next{0};
+  unsigned Workers =
+      std::max(1u, std::min<unsigned>(Options.Jobs, Steps.size()));
+  for (unsigned W = 0; W < Workers; ++W)
+    Threads.emplace_back([&] {
+      for (size_t I; (I = Next++) < Steps.size();)
+        runStep(Steps[I], T, Options, Dir);
+    });
+  for (std::thread &Th : Threads)
+    Th.join();
+
+  std::string Output;
+  bool Ok = true, TimedOut = false;
+  for (const Step &S : Steps) {
+    Output += S.Output;
+    Ok &= S.Ok;
+    TimedOut |= S.TimedOut;
+  }
+  if (Ok) {
+    Step Link;
+    Link.Argv = {T.Cxx};
+    Link.Argv.insert(Link.Argv.end(), Objects.begin(), Objects.end());
+    for (const std::string &F : linkFlags(Spec, T, WithCuda))
+      Link.Argv.push_back(F);
+    Link.Argv.insert(Link.Argv.end(), {"-o", Spec.Name + ".so"});
+    runStep(Link, T, Options, Dir);
+    Output += Link.Output;
+    Ok = Link.Ok;
+    TimedOut |= Link.TimedOut;
+  }
+  Result.Seconds = secondsSince(Start);
+  if (!Ok) {
+    Result.Outcome = TimedOut ? "timeout" : "build-error";
+    Result.Message = mapOutput(Output, Dir);
+    if (!TimedOut && !makeDirs(Options.CacheDir + "/fail")) {
+      // Remember the failure with the private directory abstracted away.
+      std::string Stored = Output;
+      for (size_t P; (P = Stored.find(Dir)) != std::string::npos;)
+        Stored.replace(P, Dir.size(), BuildDirToken);
+      std::string Tmp = FailFile + ".tmp." + std::to_string(::getpid());
+      if (!writeFile(Tmp, Stored))
+        ::rename(Tmp.c_str(), FailFile.c_str());
+    }
+    removeTree(Dir);
+    return Result;
+  }
+  // Keep only the library; publish the directory atomically.
+  for (const TranslationUnit &U : Units)
+    ::unlink((Dir + U.FileName).c_str());
+  for (const std::string &O : Objects)
+    ::unlink((Dir + O).c_str());
+  if (Error E = makeDirs(Options.CacheDir + "/ext"))
+    return E;
+  std::string Staged = Dir.substr(0, Dir.size() - 1);
+  if (::rename(Staged.c_str(), Final.c_str()) != 0) {
+    // Another process published the same key first; use its copy.
+    removeTree(Staged);
+    if (!fileExists(Library))
+      return Error::inFile(Final, std::string("cannot publish build: ") +
+                                      std::strerror(errno));
+  }
+  Result.Ok = true;
+  Result.Outcome = "ok";
+  Result.LibraryPath = Library;
+  Result.Seconds = secondsSince(Start);
+  return Result;
+}
+
+} // namespace kevin

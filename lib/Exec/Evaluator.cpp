@@ -1,0 +1,639 @@
+//===-- Evaluator.cpp - judge one candidate -------------------------------===//
+//
+// Process model: reference worker -> (reference outputs loaded into this
+// process, their files deleted) -> candidate worker, build stage -> candidate
+// worker, run stage -> comparison here. A worker that dies, hangs, exits
+// early or writes an unattested result is classified from how it ended and
+// the last stage it reported in its progress file; a missing result is
+// never a pass.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/Outcome.h"
+#include "kevin/Exec/Protocol.h"
+#include "kevin/Support/Hash.h"
+#include "kevin/Support/Subprocess.h"
+
+#include <ATen/ATen.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kevin {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+std::string readText(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+Expected<std::string> randomHex(size_t Bytes) {
+  std::ifstream In("/dev/urandom", std::ios::binary);
+  std::string Raw(Bytes, '\0');
+  if (!In.read(Raw.data(), static_cast<std::streamsize>(Bytes)))
+    return Error::inFile("/dev/urandom", "cannot read random bytes");
+  static const char *Digits = "0123456789abcdef";
+  std::string Hex;
+  for (unsigned char C : Raw) {
+    Hex += Digits[C >> 4];
+    Hex += Digits[C & 15];
+  }
+  return Hex;
+}
+
+/// A private temporary directory, removed on destruction unless kept.
+class TempDir {
+public:
+  static Expected<TempDir> create() {
+    const char *Base = std::getenv("TMPDIR");
+    std::string Template =
+        std::string(Base && *Base ? Base : "/tmp") + "/kevin-run.XXXXXX";
+    if (!::mkdtemp(Template.data()))
+      return Error::inFile(Template,
+                           std::string("cannot create temporary directory: ") +
+                               std::strerror(errno));
+    return TempDir(Template);
+  }
+  TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) {
+    Other.Path.clear();
+  }
+  ~TempDir() {
+    if (Path.empty() || Keep)
+      return;
+    SubprocessOptions Rm;
+    Rm.Argv = {"rm", "-rf", Path};
+    Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+    (void)runSubprocess(Rm);
+  }
+  const std::string &path() const { return Path; }
+  bool Keep = false;
+
+private:
+  explicit TempDir(std::string P) : Path(std::move(P)) {}
+  std::string Path;
+};
+
+std::string truncated(const std::string &Text, size_t Limit) {
+  if (Text.size() <= Limit)
+    return Text;
+  return Text.substr(0, Limit) + " [...]";
+}
+
+/// The last Limit bytes of a worker's stderr, on line boundaries.
+std::string stderrTail(const std::string &Stderr, size_t Limit) {
+  std::string S = Stderr;
+  while (!S.empty() && (S.back() == '\n' || S.back() == ' '))
+    S.pop_back();
+  if (S.size() <= Limit)
+    return S;
+  size_t Cut = S.find('\n', S.size() - Limit);
+  return "[...]\n" +
+         S.substr(Cut == std::string::npos ? S.size() - Limit : Cut + 1);
+}
+
+/// The environment of worker processes: nothing from the caller but what
+/// running torch needs.
+std::vector<std::string> workerEnvironment(const std::string &Home,
+                                           const std::string &CacheDir) {
+  std::string Path = "/usr/local/bin:/usr/bin:/bin";
+  const char *CudaHome = std::getenv("CUDA_HOME");
+  std::string Cuda = CudaHome && *CudaHome ? CudaHome : "/usr/local/cuda";
+  if (::access((Cuda + "/bin").c_str(), X_OK) == 0)
+    Path = Cuda + "/bin:" + Path;
+  std::vector<std::string> Env = {
+      "PATH=" + Path,       "HOME=" + Home,
+      "TMPDIR=" + Home,     "KEVIN_CACHE_DIR=" + CacheDir,
+      "LANG=C.UTF-8",       "PYTHONDONTWRITEBYTECODE=1",
+      "PYTHONNOUSERSITE=1", "CUDA_HOME=" + Cuda};
+  for (const char *Name : {"KEVIN_TASK_PROFILE", "CUDA_VISIBLE_DEVICES",
+                           "LD_LIBRARY_PATH", "OMP_NUM_THREADS"})
+    if (const char *Value = std::getenv(Name))
+      Env.push_back(std::string(Name) + "=" + Value);
+  return Env;
+}
+
+/// How a candidate worker process ended, as a verdict.
+struct WorkerVerdict {
+  bool HaveResult = false;
+  Json Result;
+  Stage StageReached = Stage::Format;
+  Outcome Result_ = Outcome::Ok;
+  std::string Message;
+};
+
+Stage lastStage(const std::string &Dir) {
+  std::string Text = readText(Dir + "/" + protocol::Progress);
+  std::istringstream In(Text);
+  std::string Line, Last;
+  while (std::getline(In, Line))
+    if (!Line.empty())
+      Last = Line;
+  std::string Word = Last.substr(0, Last.find(' '));
+  if (Word == "done")
+    return Stage::Compare;
+  if (auto S = parseStage(Word))
+    return *S;
+  return Stage::Format;
+}
+
+WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
+                             const std::string &Nonce, double Limit,
+                             size_t MaxMessage) {
+  WorkerVerdict V;
+  V.StageReached = lastStage(Dir);
+  std::string StageText = stageName(V.StageReached);
+  std::string Tail = stderrTail(R.Stderr, MaxMessage / 2);
+  std::string Text = readText(Dir + "/" + protocol::ResultJson);
+  Json Result = Json::parse(Text, nullptr, false);
+  bool Parsed = !Text.empty() && !Result.is_discarded() && Result.is_object();
+  if (R.TimedOut) {
+    V.Result_ = Outcome::Timeout;
+    char Buffer[160];
+    std::snprintf(Buffer, sizeof(Buffer),
+                  "timed out after %.1f s (limit %.0f s) during the %s stage",
+                  R.WallSeconds, Limit, StageText.c_str());
+    V.Message = Buffer;
+    return V;
+  }
+  if (R.Signal) {
+    V.Result_ = Outcome::Crash;
+    V.Message = R.describe() + " during the " + StageText + " stage";
+    if (R.Signal == SIGKILL)
+      V.Message += " (possibly out of memory)";
+    if (!Tail.empty())
+      V.Message += "\n" + Tail;
+    return V;
+  }
+  if (!Parsed) {
+    V.Result_ = R.ExitCode == 0 ? Outcome::EarlyExit : Outcome::Crash;
+    V.Message = R.ExitCode == 0
+                    ? "exited with status 0 during the " + StageText +
+                          " stage without reporting a result"
+                    : R.describe() + " during the " + StageText +
+                          " stage without reporting a result";
+    if (!Tail.empty())
+      V.Message += "\n" + Tail;
+    return V;
+  }
+  const Json *GotNonce = findField(Result, "nonce");
+  const Json *Outcome_ = findField(Result, "outcome");
+  const Json *Stage_ = findField(Result, "stage");
+  if (!GotNonce || !GotNonce->is_string() ||
+      GotNonce->get<std::string>() != Nonce || !Outcome_ ||
+      !Outcome_->is_string() || !parseOutcome(Outcome_->get<std::string>()) ||
+      !Stage_ || !Stage_->is_string() ||
+      !parseStage(Stage_->get<std::string>())) {
+    V.Result_ = Outcome::InvalidResult;
+    V.Message = "the worker's result is not attested (wrong nonce or fields): "
+                "results written by candidate code are not accepted";
+    return V;
+  }
+  if (R.ExitCode != 0) {
+    V.Result_ = Outcome::Crash;
+    V.Message = R.describe() + " after reporting";
+    if (!Tail.empty())
+      V.Message += "\n" + Tail;
+    return V;
+  }
+  V.HaveResult = true;
+  V.Result = Result;
+  V.StageReached = *parseStage(Stage_->get<std::string>());
+  V.Result_ = *parseOutcome(Outcome_->get<std::string>());
+  if (const Json *M = findField(Result, "message"); M && M->is_string())
+    V.Message = M->get<std::string>();
+  return V;
+}
+
+Error linkOrCopy(const std::string &From, const std::string &To) {
+  if (::link(From.c_str(), To.c_str()) == 0)
+    return Error::success();
+  std::ifstream In(From, std::ios::binary);
+  std::ofstream Out(To, std::ios::binary);
+  Out << In.rdbuf();
+  if (!Out)
+    return Error::inFile(To, "cannot copy tensor file");
+  return Error::success();
+}
+
+std::string describeStructure(const Json &Outputs) {
+  std::string Kind = Outputs.value("kind", "tensor");
+  size_t Count = Outputs.contains("tensors") ? Outputs["tensors"].size() : 0;
+  if (Kind == "tensor")
+    return "a tensor";
+  return "a " + Kind + " of " + std::to_string(Count) + " tensors";
+}
+
+} // namespace
+
+uint64_t trialSeed(uint64_t Secret, unsigned Trial) {
+  ContentHasher H;
+  H.add("kevin-trial-seed")
+      .add(std::to_string(Secret))
+      .add(std::to_string(Trial));
+  std::string Hex = H.finish().substr(0, 16);
+  return std::stoull(Hex, nullptr, 16) & 0x7fffffffffffffffULL;
+}
+
+namespace {
+Expected<Verdict> evaluate(const Candidate &C,
+                           const EvaluatorOptions &Options) {
+  auto Start = Clock::now();
+  Verdict V;
+  if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
+    return Error::inFile(Options.WorkerPath,
+                         "cannot find the kevin-worker executable");
+  Expected<TempDir> Root = TempDir::create();
+  if (!Root)
+    return Root.error();
+  Root->Keep = Options.KeepTemporaries;
+  std::string RefDir = Root->path() + "/reference";
+  std::string CandDir = Root->path() + "/candidate";
+  std::string BuildDir = Root->path() + "/build";
+  for (const std::string &D : {RefDir, CandDir, BuildDir})
+    if (::mkdir(D.c_str(), 0700) != 0)
+      return Error::inFile(D, std::string("cannot create directory: ") +
+                                  std::strerror(errno));
+
+  std::string CandidatePath = C.CandidatePath;
+  if (CandidatePath.empty()) {
+    CandidatePath = Root->path() + "/candidate.py";
+    std::ofstream Out(CandidatePath, std::ios::binary);
+    Out << C.Code;
+    if (!Out)
+      return Error::inFile(CandidatePath, "cannot write the candidate");
+  } else if (::access(CandidatePath.c_str(), R_OK) != 0) {
+    return Error::inFile(CandidatePath, "cannot read the candidate");
+  }
+  std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
+  std::string CacheDir = Options.CacheDir;
+
+  auto candidateArgv = [&](const std::string &Dir, bool BuildOnly) {
+    std::vector<std::string> Argv = {
+        Options.WorkerPath,
+        "candidate",
+        "--candidate",
+        CandidatePath,
+        "--display-name",
+        Display,
+        "--dir",
+        Dir,
+        "--device",
+        Options.Device,
+        "--trials",
+        std::to_string(Options.Trials),
+        "--build-jobs",
+        std::to_string(Options.BuildJobs),
+        "--build-timeout",
+        std::to_string(Options.BuildTimeoutSeconds),
+        "--memory-limit",
+        std::to_string(Options.MemoryLimitMiB)};
+    if (!Options.CudaArch.empty())
+      Argv.insert(Argv.end(), {"--cuda-arch", Options.CudaArch});
+    if (BuildOnly)
+      Argv.push_back("--build-only");
+    if (!Options.IsolateNetwork)
+      Argv.push_back("--no-isolate-network");
+    return Argv;
+  };
+
+  //--- Reference: trusted, never sees the candidate. It runs in the
+  // background while the candidate builds. ---------------------------------
+  uint64_t Secret;
+  if (Options.Seed) {
+    Secret = *Options.Seed;
+  } else {
+    Expected<std::string> Hex = randomHex(8);
+    if (!Hex)
+      return Hex.error();
+    Secret = std::stoull(*Hex, nullptr, 16);
+  }
+  Json Seeds = Json::array();
+  for (unsigned T = 0; T < Options.Trials; ++T)
+    Seeds.push_back(trialSeed(Secret, T));
+  SubprocessOptions RefRun;
+  RefRun.Argv = {Options.WorkerPath,
+                 "reference",
+                 "--task",
+                 C.TaskPath,
+                 "--dir",
+                 RefDir,
+                 "--device",
+                 Options.Device,
+                 "--trials",
+                 std::to_string(Options.Trials)};
+  RefRun.Environment = workerEnvironment(RefDir, CacheDir);
+  RefRun.WorkingDirectory = RefDir;
+  RefRun.Stdin = Json{{"seeds", Seeds}}.dump();
+  RefRun.TimeoutSeconds = Options.RunTimeoutSeconds * 2;
+  RefRun.MaxCaptureBytes = 64 * 1024;
+  std::future<Expected<SubprocessResult>> RefFuture;
+  if (!Options.BuildOnly)
+    RefFuture = std::async(std::launch::async,
+                           [RefRun] { return runSubprocess(RefRun); });
+
+  //--- Build stage: import the candidate, compiling its extensions. -------
+  Expected<std::string> BuildNonce = randomHex(16);
+  if (!BuildNonce)
+    return BuildNonce.error();
+  SubprocessOptions BuildRun;
+  BuildRun.Argv = candidateArgv(BuildDir, true);
+  BuildRun.Environment = workerEnvironment(BuildDir, CacheDir);
+  BuildRun.WorkingDirectory = BuildDir;
+  BuildRun.Stdin = Json{{"nonce", *BuildNonce}}.dump();
+  // Compiles can take a while; importing torch and the module a little more.
+  double BuildLimit = Options.BuildTimeoutSeconds + 60;
+  BuildRun.TimeoutSeconds = BuildLimit;
+  BuildRun.MaxCaptureBytes = 64 * 1024;
+  Expected<SubprocessResult> BuildProc = runSubprocess(BuildRun);
+  if (!BuildProc)
+    return BuildProc.error();
+  WorkerVerdict Built = classifyWorker(*BuildProc, BuildDir, *BuildNonce,
+                                       BuildLimit, Options.MaxMessageBytes);
+  Json Extensions = Json::array();
+  bool AllHits = true;
+  double BuildSeconds = 0;
+  if (Built.HaveResult && Built.Result.contains("builds"))
+    Extensions = Built.Result["builds"];
+  for (const Json &E : Extensions) {
+    AllHits &= E.value("cache_hit", false);
+    BuildSeconds += E.value("seconds", 0.0);
+  }
+  bool BuildFailed = Built.StageReached == Stage::Build ||
+                     (Built.StageReached == Stage::Format &&
+                      Built.Result_ == Outcome::FormatError);
+  V.Build["ok"] = !BuildFailed || Built.Result_ == Outcome::Ok;
+  V.Build["outcome"] = BuildFailed ? outcomeName(Built.Result_) : "ok";
+  V.Build["message"] =
+      BuildFailed ? truncated(Built.Message, Options.MaxMessageBytes) : "";
+  V.Build["cache_hit"] = !Extensions.empty() && AllHits;
+  V.Build["seconds"] = BuildSeconds;
+  V.Build["extensions"] = Extensions;
+  V.BuildOk = V.Build["ok"].get<bool>();
+
+  auto failRun = [&](Stage S, Outcome O, const std::string &Message) {
+    V.Run["correct"] = false;
+    V.Run["stage"] = stageName(S);
+    V.Run["outcome"] = outcomeName(O);
+    V.Run["message"] = truncated(Message, Options.MaxMessageBytes);
+    V.Run["device"] = Options.Device;
+    V.Run["trials"] = Json::array();
+    V.Run["seconds"] = {{"total", secondsSince(Start)}};
+  };
+  if (Built.Result_ != Outcome::Ok) {
+    failRun(Built.StageReached, Built.Result_, Built.Message);
+    if (Options.BuildOnly)
+      V.Run = Json();
+    return V;
+  }
+  if (Options.BuildOnly) {
+    V.BuildOk = true;
+    return V;
+  }
+
+  //--- Reference results. ---------------------------------------------------
+  Expected<SubprocessResult> RefProc = RefFuture.get();
+  if (!RefProc)
+    return RefProc.error();
+  double ReferenceSeconds = RefProc->WallSeconds;
+  Json Reference = Json::parse(readText(RefDir + "/" + protocol::ReferenceJson),
+                               nullptr, false);
+  if (!RefProc->succeeded() || Reference.is_discarded() ||
+      !Reference.value("ok", false)) {
+    std::string Why = !Reference.is_discarded() && Reference.contains("message")
+                          ? Reference["message"].get<std::string>()
+                          : "the reference worker " + RefProc->describe() +
+                                "\n" + stderrTail(RefProc->Stderr, 800);
+    V.ReferenceFailed = true;
+    failRun(Stage::Run, Outcome::ReferenceError,
+            "'" + C.TaskPath + "': " + Why);
+    return V;
+  }
+  std::vector<std::vector<at::Tensor>> RefOutputs, Pristine;
+  for (unsigned T = 0; T < Options.Trials; ++T) {
+    std::string RefFile = protocol::trialFile(RefDir, T, "reference");
+    Expected<std::vector<at::Tensor>> Out = readTensorFile(RefFile);
+    Expected<std::vector<at::Tensor>> In =
+        readTensorFile(protocol::trialFile(RefDir, T, "inputs"));
+    if (!Out)
+      return Out.error();
+    if (!In)
+      return In.error();
+    // The outputs now live only in this process.
+    ::unlink(RefFile.c_str());
+    RefOutputs.push_back(*Out);
+    Pristine.push_back(*In);
+    if (Error E = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
+                             protocol::trialFile(CandDir, T, "inputs")))
+      return E;
+  }
+  {
+    Json Task;
+    Task["init_args"] = Reference["init_args"];
+    Task["trials"] = Json::array();
+    for (const Json &T : Reference["trials"])
+      Task["trials"].push_back(Json{{"inputs", T["inputs"]}});
+    std::ofstream Out(CandDir + "/" + protocol::TaskJson);
+    Out << Task.dump() << "\n";
+    if (!Out)
+      return Error::inFile(CandDir, "cannot write task.json");
+  }
+
+  //--- Run stage: the candidate on fresh inputs. ----------------------------
+  Expected<std::string> RunNonce = randomHex(16);
+  if (!RunNonce)
+    return RunNonce.error();
+  SubprocessOptions CandRun;
+  CandRun.Argv = candidateArgv(CandDir, false);
+  CandRun.Environment = workerEnvironment(CandDir, CacheDir);
+  CandRun.WorkingDirectory = CandDir;
+  CandRun.Stdin = Json{{"nonce", *RunNonce}}.dump();
+  CandRun.TimeoutSeconds = Options.RunTimeoutSeconds;
+  CandRun.MaxCaptureBytes = 64 * 1024;
+  Expected<SubprocessResult> CandProc = runSubprocess(CandRun);
+  if (!CandProc)
+    return CandProc.error();
+  WorkerVerdict Ran =
+      classifyWorker(*CandProc, CandDir, *RunNonce, Options.RunTimeoutSeconds,
+                     Options.MaxMessageBytes);
+  if (Ran.Result_ != Outcome::Ok) {
+    failRun(Ran.StageReached, Ran.Result_, Ran.Message);
+    V.Run["seconds"]["reference"] = ReferenceSeconds;
+    return V;
+  }
+
+  //--- Compare, in this process. --------------------------------------------
+  // The result came from the candidate's process: a field of the wrong type
+  // makes the result invalid, never the tool fail.
+  try {
+    auto CompareStart = Clock::now();
+    const Json &Got = Ran.Result["trials"];
+    Outcome Verdict_ = Outcome::Ok;
+    std::string Message;
+    auto fail = [&](Outcome O, const std::string &M) {
+      if (Verdict_ == Outcome::Ok) {
+        Verdict_ = O;
+        Message = M;
+      }
+    };
+    std::vector<std::vector<at::Tensor>> CandOutputs;
+    if (!Got.is_array() || Got.size() != Options.Trials)
+      fail(Outcome::InvalidResult,
+           "the worker reported " +
+               std::to_string(Got.is_array() ? Got.size() : 0) +
+               " trials, expected " + std::to_string(Options.Trials));
+    for (unsigned T = 0; Verdict_ == Outcome::Ok && T < Options.Trials; ++T) {
+      std::string Trial = "trial " + std::to_string(T) + ": ";
+      const Json &Want = Reference["trials"][T]["outputs"];
+      const Json &Have = Got[T]["outputs"];
+      if (Want["kind"] != Have["kind"] ||
+          Want["tensors"].size() != Have["tensors"].size()) {
+        fail(Outcome::TypeMismatch,
+             Trial + "forward returned " + describeStructure(Have) +
+                 ", expected " + describeStructure(Want));
+        break;
+      }
+      for (size_t I = 0; I < Want["tensors"].size(); ++I) {
+        const Json &W = Want["tensors"][I], &H = Have["tensors"][I];
+        std::string Which = Want["tensors"].size() > 1
+                                ? "output " + std::to_string(I) + " "
+                                : "output ";
+        if (W["device"] != H["device"])
+          fail(Outcome::DeviceMismatch,
+               Trial + Which + "is on " + H["device"].get<std::string>() +
+                   ", expected " + W["device"].get<std::string>());
+        if (H.value("aliases_input", false))
+          fail(Outcome::OutputAliasesInput,
+               Trial + Which +
+                   "shares storage with an input: "
+                   "return a new tensor, not an input or a view of one");
+        if (H.value("aliases_parameter", false))
+          fail(Outcome::OutputAliasesInput,
+               Trial + Which +
+                   "shares storage with a parameter or buffer of ModelNew");
+      }
+      Expected<std::vector<at::Tensor>> Outs =
+          readTensorFile(protocol::trialFile(CandDir, T, "outputs"));
+      Expected<std::vector<at::Tensor>> After =
+          readTensorFile(protocol::trialFile(CandDir, T, "after"));
+      if (!Outs || !After) {
+        fail(Outcome::InvalidResult,
+             Trial + "missing or malformed output files");
+        break;
+      }
+      if (!sameBits(*After, Pristine[T]))
+        fail(Outcome::InputMutated,
+             Trial + "forward modified its input tensors; inputs must be left "
+                     "unchanged");
+      CandOutputs.push_back(*Outs);
+    }
+    // Shapes and dtypes before the rest, so their messages are the ones given.
+    for (unsigned T = 0; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
+      for (size_t I = 0; I < RefOutputs[T].size(); ++I) {
+        const at::Tensor &R = RefOutputs[T][I], &Cd = CandOutputs[T][I];
+        if (R.scalar_type() != Cd.scalar_type() ||
+            !R.sizes().equals(Cd.sizes())) {
+          TrialComparison TC =
+              compareTrial({R}, {Cd}, Options.Tolerances, false);
+          fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+        }
+      }
+    bool ReferenceConstant = Options.Trials > 1;
+    for (unsigned T = 1; T < RefOutputs.size(); ++T)
+      ReferenceConstant &= sameBits(RefOutputs[T], RefOutputs[0]);
+    bool Degenerate = trivialOutputWouldPass(RefOutputs, Options.Tolerances);
+    if (Verdict_ == Outcome::Ok && ReferenceConstant)
+      fail(Outcome::DegenerateTask,
+           "the reference output is the same for every input draw: a constant "
+           "output cannot be told apart from a real kernel on this task");
+    for (unsigned T = 1; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
+      if (sameBits(CandOutputs[T], CandOutputs[T - 1]) &&
+          !sameBits(RefOutputs[T], RefOutputs[T - 1]))
+        fail(Outcome::NotInputSensitive,
+             "trials " + std::to_string(T - 1) + " and " + std::to_string(T) +
+                 " had different inputs but forward returned identical outputs "
+                 "(cached, replayed or constant results)");
+    Json Trials = Json::array();
+    unsigned Passed = 0;
+    for (unsigned T = 0; T < CandOutputs.size(); ++T) {
+      Json Entry;
+      Entry["trial"] = T;
+      TrialComparison TC = compareTrial(RefOutputs[T], CandOutputs[T],
+                                        Options.Tolerances, Degenerate);
+      Entry["ok"] = TC.Result == Outcome::Ok;
+      Entry["max_abs_error"] =
+          std::isfinite(TC.MaxAbsError) ? Json(TC.MaxAbsError) : Json("inf");
+      Entry["max_rel_error"] =
+          std::isfinite(TC.MaxRelError) ? Json(TC.MaxRelError) : Json("inf");
+      Entry["seconds"] = Got[T].value("seconds", 0.0);
+      Passed += TC.Result == Outcome::Ok;
+      if (TC.Result != Outcome::Ok)
+        fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+      Trials.push_back(Entry);
+    }
+    bool Correct = Verdict_ == Outcome::Ok;
+    V.Correct = Correct;
+    V.Run["correct"] = Correct;
+    V.Run["stage"] = "compare";
+    V.Run["outcome"] = outcomeName(Verdict_);
+    V.Run["message"] =
+        Correct ? "correct on " + std::to_string(Options.Trials) + " trials"
+                : truncated(Message, Options.MaxMessageBytes);
+    V.Run["device"] = Options.Device;
+    V.Run["trials"] = Trials;
+    V.Run["trials_passed"] = Passed;
+    V.Run["num_trials"] = Options.Trials;
+    V.Run["degenerate_task"] = Degenerate;
+    Tolerance Tol = Options.Tolerances.Default;
+    V.Run["tolerance"] = {
+        {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
+    V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
+    double Load = Ran.Result.contains("seconds")
+                      ? Ran.Result["seconds"].value("load", 0.0)
+                      : 0.0;
+    double RunSeconds = Ran.Result.contains("seconds")
+                            ? Ran.Result["seconds"].value("run", 0.0)
+                            : 0.0;
+    V.Run["seconds"] = {{"reference", ReferenceSeconds},
+                        {"load", Load},
+                        {"run", RunSeconds},
+                        {"compare", secondsSince(CompareStart)},
+                        {"total", secondsSince(Start)}};
+  } catch (const Json::exception &E) {
+    V.Correct = false;
+    failRun(Stage::Compare, Outcome::InvalidResult,
+            std::string("the worker's result is malformed: ") + E.what());
+  }
+  return V;
+}
+} // namespace
+
+Expected<Verdict> evaluateCandidate(const Candidate &C,
+                                    const EvaluatorOptions &Options) {
+  try {
+    return evaluate(C, Options);
+  } catch (const std::exception &E) {
+    return Error::make(
+        std::string("internal error while judging '") +
+        (C.CandidatePath.empty() ? C.DisplayName : C.CandidatePath) +
+        "': " + E.what());
+  }
+}
+
+} // namespace kevin

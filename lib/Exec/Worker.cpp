@@ -1,0 +1,736 @@
+//===-- Worker.cpp - the isolated worker processes ------------------------===//
+//
+// Embedded CPython (pybind11) + LibTorch. Python objects are turned into
+// at::Tensor with THPVariable_Unpack and every check that matters (exact
+// tensor type, storage aliasing, copies to CPU, the files written) is done
+// here in C++, out of reach of candidate Python code. Python helpers come
+// from WorkerPrelude.py, run before any task or candidate code.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/Worker.h"
+#include "kevin/Exec/Compare.h"
+#include "kevin/Exec/Outcome.h"
+#include "kevin/Exec/Protocol.h"
+#include "kevin/Support/Record.h"
+
+#include <ATen/ATen.h>
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <iostream>
+#include <sched.h>
+#include <sstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace py = pybind11;
+
+namespace kevin {
+
+namespace {
+
+const char *PreludeSource =
+#include "WorkerPrelude.inc"
+    ;
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+//--- State shared with the embedded _kevin_build module ---------------------
+
+struct BuilderState {
+  TorchToolchain Toolchain;
+  BuildOptions Options;
+  std::string OriginPath; ///< The candidate as named in messages.
+  std::string OriginText;
+  Json Builds = Json::array();
+  bool Failed = false;
+  std::string FailOutcome;
+  std::string FailMessage;
+  double Seconds = 0;
+  int ProgressFd = -1;
+};
+BuilderState *Builder = nullptr;
+
+void progress(int Fd, const std::string &Line) {
+  if (Fd < 0)
+    return;
+  std::string Text = Line + "\n";
+  ssize_t Ignored = ::write(Fd, Text.data(), Text.size());
+  (void)Ignored;
+}
+
+std::string
+buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
+          const std::vector<std::string> &Cuda,
+          const std::vector<std::pair<std::string, std::string>> &Fns,
+          const std::vector<std::string> &Cflags,
+          const std::vector<std::string> &CudaCflags,
+          const std::vector<std::string> &Ldflags,
+          const std::vector<std::string> &Includes, bool Wrap, bool Raw) {
+  if (!Builder)
+    throw std::runtime_error("kevin's builder is not set up");
+  ExtensionSpec Spec;
+  Spec.Name = Name;
+  Spec.CppSources = Cpp;
+  Spec.CudaSources = Cuda;
+  Spec.Functions = Fns;
+  Spec.ExtraCflags = Cflags;
+  Spec.ExtraCudaCflags = CudaCflags;
+  Spec.ExtraLdflags = Ldflags;
+  Spec.ExtraIncludePaths = Includes;
+  Spec.WrapFunctions = Wrap;
+  Spec.RawSources = Raw;
+  Spec.OriginPath = Builder->OriginPath;
+  Spec.OriginText = Builder->OriginText;
+  progress(Builder->ProgressFd, "build");
+  Expected<BuildResult> R = [&] {
+    py::gil_scoped_release Release;
+    return buildExtension(Spec, Builder->Toolchain, Builder->Options);
+  }();
+  progress(Builder->ProgressFd, "load");
+  Json Entry;
+  Entry["name"] = Name;
+  if (!R) {
+    Builder->Failed = true;
+    Builder->FailOutcome = "build-error";
+    Builder->FailMessage = R.error().message();
+    Entry["ok"] = false;
+    Entry["outcome"] = "build-error";
+    Entry["message"] = R.error().message();
+    Builder->Builds.push_back(Entry);
+    throw std::runtime_error("Error building extension '" + Name +
+                             "': " + R.error().message());
+  }
+  Builder->Seconds += R->Seconds;
+  Entry["ok"] = R->Ok;
+  Entry["outcome"] = R->Outcome;
+  Entry["cache_hit"] = R->CacheHit;
+  Entry["precompiled_header"] = R->PrecompiledHeaderUsed;
+  Entry["seconds"] = R->Seconds;
+  Entry["key"] = R->Key;
+  if (!R->Ok) {
+    if (!Builder->Failed) {
+      Builder->Failed = true;
+      Builder->FailOutcome = R->Outcome;
+      Builder->FailMessage = R->Message;
+    }
+  }
+  Builder->Builds.push_back(Entry);
+  if (!R->Ok)
+    throw std::runtime_error("Error building extension '" + Name + "':\n" +
+                             R->Message);
+  return R->LibraryPath;
+}
+
+} // namespace
+} // namespace kevin
+
+PYBIND11_EMBEDDED_MODULE(_kevin_build, M) { M.def("build", &kevin::buildHook); }
+
+namespace kevin {
+namespace {
+
+//--- Small helpers -----------------------------------------------------------
+
+std::string readText(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+/// Writes JSON to Dir/Name through a temporary file and rename, so a reader
+/// never sees half a result.
+bool writeJson(const std::string &Dir, const char *Name, const Json &Value) {
+  std::string Path = Dir + "/" + Name, Tmp = Path + ".tmp";
+  {
+    std::ofstream Out(Tmp, std::ios::binary);
+    Out << formatRecordLine(Value) << "\n";
+    if (!Out)
+      return false;
+  }
+  return std::rename(Tmp.c_str(), Path.c_str()) == 0;
+}
+
+Json tensorMeta(const at::Tensor &T) {
+  Json Meta;
+  Meta["dtype"] = dtypeName(T);
+  Json Shape = Json::array();
+  for (int64_t S : T.sizes())
+    Shape.push_back(S);
+  Meta["shape"] = Shape;
+  Meta["device"] = T.device().str();
+  return Meta;
+}
+
+/// The storage byte range of a tensor, for overlap tests.
+std::pair<uintptr_t, uintptr_t> storageRange(const at::Tensor &T) {
+  if (!T.defined() || !T.has_storage())
+    return {0, 0};
+  const c10::Storage &S = T.storage();
+  auto Begin = reinterpret_cast<uintptr_t>(S.data());
+  return {Begin, Begin + S.nbytes()};
+}
+
+bool overlaps(std::pair<uintptr_t, uintptr_t> A,
+              std::pair<uintptr_t, uintptr_t> B) {
+  return A.first < A.second && B.first < B.second && A.first < B.second &&
+         B.first < A.second;
+}
+
+/// Classifies a Python exception message into an outcome.
+Outcome classifyException(const std::string &TypeAndMessage) {
+  auto Has = [&](const char *S) {
+    return TypeAndMessage.find(S) != std::string::npos;
+  };
+  if (Has("OutOfMemoryError") || Has("out of memory") ||
+      Has("can't allocate memory") || Has("MemoryError"))
+    return Outcome::Oom;
+  if (Has("CUDA error") || Has("illegal memory access") ||
+      Has("CUDA kernel errors") || Has("cudaError"))
+    return Outcome::CudaError;
+  return Outcome::RuntimeError;
+}
+
+bool isSystemExit(const py::error_already_set &E) {
+  return E.matches(PyExc_SystemExit) || E.matches(PyExc_KeyboardInterrupt);
+}
+
+/// Starts the interpreter with torch importable and the prelude run.
+py::module_ startPython() {
+  py::module_ Sys = py::module_::import("sys");
+  Sys.attr("argv") = py::make_tuple("kevin-worker");
+  Sys.attr("dont_write_bytecode") = true;
+#ifdef KEVIN_TORCH_SITE_DIR
+  // A venv's torch is not on the embedded interpreter's default path.
+  py::list Path = Sys.attr("path");
+  Path.insert(0, KEVIN_TORCH_SITE_DIR);
+#endif
+  py::module_ Prelude = py::reinterpret_borrow<py::module_>(
+      py::module_::import("types").attr("ModuleType")("_kevin_prelude"));
+  Sys.attr("modules")["_kevin_prelude"] = Prelude;
+  py::exec(PreludeSource, Prelude.attr("__dict__"));
+  return Prelude;
+}
+
+TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch) {
+  Json T = Json::parse(
+      Prelude.attr("to_json")(Prelude.attr("toolchain")()).cast<std::string>());
+  TorchToolchain Tc;
+  for (const Json &D : T["include_dirs"])
+    Tc.IncludeDirs.push_back(D.get<std::string>());
+  Tc.PythonIncludeDir = T["python_include"].get<std::string>();
+  Tc.TorchLibDir = T["lib_dir"].get<std::string>();
+  Tc.TorchVersion = T["version"].get<std::string>();
+  Tc.CxxAbi = T["cxx_abi"].get<bool>();
+  for (const Json &D : T["pybind11_defines"])
+    Tc.Pybind11Defines.push_back(D.get<std::string>());
+  Tc.CudaHome = T["cuda_home"].get<std::string>();
+  if (!Tc.CudaHome.empty() &&
+      ::access((Tc.CudaHome + "/bin/nvcc").c_str(), X_OK) == 0)
+    Tc.Nvcc = Tc.CudaHome + "/bin/nvcc";
+  if (!Arch.empty())
+    Tc.CudaArch = Arch;
+  else if (!T["cuda_arch"].get<std::string>().empty())
+    Tc.CudaArch = T["cuda_arch"].get<std::string>();
+  return Tc;
+}
+
+/// Cuts the process off the network: a new network namespace (directly when
+/// privileged, else inside a new user namespace). False when not permitted.
+bool isolateNetwork() {
+  if (::unshare(CLONE_NEWNET) == 0)
+    return true;
+  uid_t Uid = ::getuid();
+  gid_t Gid = ::getgid();
+  if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0)
+    return false;
+  auto writeProc = [](const char *Path, const std::string &Text) {
+    int Fd = ::open(Path, O_WRONLY | O_CLOEXEC);
+    if (Fd < 0)
+      return;
+    ssize_t Ignored = ::write(Fd, Text.data(), Text.size());
+    (void)Ignored;
+    ::close(Fd);
+  };
+  writeProc("/proc/self/setgroups", "deny");
+  writeProc("/proc/self/uid_map",
+            std::to_string(Uid) + " " + std::to_string(Uid) + " 1");
+  writeProc("/proc/self/gid_map",
+            std::to_string(Gid) + " " + std::to_string(Gid) + " 1");
+  return true;
+}
+
+py::object toPython(const at::Tensor &T) {
+  return py::reinterpret_steal<py::object>(THPVariable_Wrap(T));
+}
+
+at::Tensor fromPython(const py::handle &H) {
+  return THPVariable_Unpack(H.ptr());
+}
+
+/// Builds the positional arguments of a trial from its layout and tensors.
+py::list trialArguments(py::module_ &Prelude, const Json &Layout,
+                        const std::vector<at::Tensor> &Tensors) {
+  py::list Args;
+  for (const Json &Slot : Layout) {
+    if (Slot.contains("tensor"))
+      Args.append(toPython(Tensors.at(Slot["tensor"].get<size_t>())));
+    else
+      Args.append(Prelude.attr("from_json")(Slot["value"].dump()));
+  }
+  return Args;
+}
+
+} // namespace
+
+//--- Reference worker --------------------------------------------------------
+
+int runReferenceWorker(const WorkerOptions &Options) {
+  Json Report;
+  Report["ok"] = false;
+  std::string StdinText((std::istreambuf_iterator<char>(std::cin)),
+                        std::istreambuf_iterator<char>());
+  Json Secrets = Json::parse(StdinText, nullptr, false);
+  if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
+    std::cerr << "kevin-worker: error: no trial seeds on stdin\n";
+    return ExitError;
+  }
+  // Never finalized: the process ends with _Exit right after reporting (see
+  // kevin-worker.cpp), so neither candidate atexit code nor the teardown of
+  // a broken CUDA context can change what happened.
+  py::initialize_interpreter();
+  try {
+    auto Start = Clock::now();
+    py::module_ Prelude = startPython();
+    py::module_ Task;
+    try {
+      Task = Prelude.attr("import_file")("kevin_task", Options.Task);
+    } catch (py::error_already_set &E) {
+      Report["message"] = "cannot import the task: " +
+                          Prelude
+                              .attr("describe")(E.value(), Options.Task,
+                                                Options.Task, E.trace())
+                              .cast<std::string>();
+      writeJson(Options.Dir, protocol::ReferenceJson, Report);
+      return ExitClean;
+    }
+    for (const char *Needed : {"Model", "get_inputs", "get_init_inputs"})
+      if (!py::hasattr(Task, Needed)) {
+        Report["message"] = std::string("the task defines no '") + Needed + "'";
+        writeJson(Options.Dir, protocol::ReferenceJson, Report);
+        return ExitClean;
+      }
+    double ImportSeconds = secondsSince(Start);
+    py::object Device =
+        py::module_::import("torch").attr("device")(Options.Device);
+    bool Cuda = Options.Device.rfind("cuda", 0) == 0;
+    Prelude.attr("manual_seed")(protocol::InitSeed);
+    py::list Init = Task.attr("get_init_inputs")();
+    Report["init_args"] =
+        Json::parse(Prelude.attr("to_json")(Init).cast<std::string>());
+    Prelude.attr("manual_seed")(protocol::InitSeed);
+    py::object Model = Task.attr("Model")(*Init);
+    Model = Model.attr("to")(Device);
+    py::object NoGrad = Prelude.attr("no_grad")();
+    NoGrad.attr("__enter__")();
+    Json Trials = Json::array();
+    for (unsigned T = 0; T < Options.Trials; ++T) {
+      Prelude.attr("manual_seed")(Secrets["seeds"][T].get<uint64_t>());
+      py::list Inputs = Task.attr("get_inputs")();
+      Json Layout = Json::array();
+      std::vector<at::Tensor> Pristine;
+      py::list Args;
+      for (py::handle Item : Inputs) {
+        if (THPVariable_Check(Item.ptr())) {
+          at::Tensor Tensor = fromPython(Item).to(at::Device(Options.Device));
+          Json Slot;
+          Slot["tensor"] = Pristine.size();
+          Layout.push_back(Slot);
+          Pristine.push_back(Tensor.to(at::kCPU, false, true));
+          Args.append(toPython(Tensor.clone()));
+        } else {
+          Json Slot;
+          Slot["value"] =
+              Json::parse(Prelude.attr("to_json")(Item).cast<std::string>());
+          Layout.push_back(Slot);
+          Args.append(Item);
+        }
+      }
+      auto CallStart = Clock::now();
+      py::object Out = Model(*Args);
+      if (Cuda)
+        Prelude.attr("cuda_synchronize")();
+      double Seconds = secondsSince(CallStart);
+      Json Outputs;
+      std::vector<at::Tensor> OutTensors;
+      py::list Items;
+      if (THPVariable_Check(Out.ptr())) {
+        Outputs["kind"] = "tensor";
+        Items.append(Out);
+      } else if (py::isinstance<py::tuple>(Out) ||
+                 py::isinstance<py::list>(Out)) {
+        Outputs["kind"] = py::isinstance<py::tuple>(Out) ? "tuple" : "list";
+        for (py::handle H : Out)
+          Items.append(H);
+      } else {
+        Report["message"] =
+            "the reference Model returned a " +
+            py::str(py::type::of(Out).attr("__name__")).cast<std::string>() +
+            ", not a tensor";
+        writeJson(Options.Dir, protocol::ReferenceJson, Report);
+        return ExitClean;
+      }
+      Json Metas = Json::array();
+      for (py::handle H : Items) {
+        if (!THPVariable_Check(H.ptr())) {
+          Report["message"] =
+              "the reference Model returned a non-tensor element";
+          writeJson(Options.Dir, protocol::ReferenceJson, Report);
+          return ExitClean;
+        }
+        at::Tensor O = fromPython(H);
+        Metas.push_back(tensorMeta(O));
+        OutTensors.push_back(O.detach().to(at::kCPU, false, true));
+      }
+      Outputs["tensors"] = Metas;
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "inputs"), Pristine)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "reference"), OutTensors)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+      Json Trial;
+      Trial["inputs"] = Layout;
+      Trial["outputs"] = Outputs;
+      Trial["seconds"] = Seconds;
+      Trials.push_back(Trial);
+    }
+    NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
+    Report["ok"] = true;
+    Report["trials"] = Trials;
+    Report["seconds"] = {{"import", ImportSeconds},
+                         {"total", secondsSince(Start)}};
+    writeJson(Options.Dir, protocol::ReferenceJson, Report);
+    return ExitClean;
+  } catch (py::error_already_set &E) {
+    Report["message"] = std::string("the reference failed: ") + E.what();
+  } catch (const std::exception &E) {
+    Report["message"] = std::string("the reference failed: ") + E.what();
+  }
+  writeJson(Options.Dir, protocol::ReferenceJson, Report);
+  return ExitClean;
+}
+
+//--- Candidate worker --------------------------------------------------------
+
+namespace {
+
+/// The candidate's verdict as the worker sees it; written as result.json.
+struct CandidateReport {
+  Json Value;
+  int ProgressFd = -1;
+  void fail(Stage S, Outcome O, const std::string &Message) {
+    Value["stage"] = stageName(S);
+    Value["outcome"] = outcomeName(O);
+    Value["message"] = Message;
+  }
+};
+
+} // namespace
+
+int runCandidateWorker(const WorkerOptions &Options) {
+  std::string StdinText((std::istreambuf_iterator<char>(std::cin)),
+                        std::istreambuf_iterator<char>());
+  Json Secrets = Json::parse(StdinText, nullptr, false);
+  if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
+    std::cerr << "kevin-worker: error: no nonce on stdin\n";
+    return ExitError;
+  }
+  bool Isolated = Options.IsolateNetwork && isolateNetwork();
+  std::string Display =
+      Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
+  CandidateReport Report;
+  Report.Value["nonce"] = Secrets["nonce"];
+  Report.Value["stage"] = "format";
+  Report.Value["outcome"] = "ok";
+  Report.Value["message"] = "";
+  Report.Value["network_isolated"] = Isolated;
+  Report.ProgressFd = ::open((Options.Dir + "/" + protocol::Progress).c_str(),
+                             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  Json Task = Json::parse(readText(Options.Dir + "/" + protocol::TaskJson),
+                          nullptr, false);
+  if (!Options.BuildOnly && (Task.is_discarded() || !Task.contains("trials"))) {
+    std::cerr << "kevin-worker: error: no task.json in the work directory\n";
+    return ExitError;
+  }
+
+  BuilderState State;
+  State.Options = Options.Build;
+  State.OriginPath = Display;
+  State.OriginText = readText(Options.Candidate);
+  State.ProgressFd = Report.ProgressFd;
+  Builder = &State;
+
+  auto finish = [&](Stage S) {
+    if (Report.Value["outcome"] == "ok")
+      Report.Value["stage"] = stageName(S);
+    // A failed build stays a build error even if the candidate caught it.
+    if (State.Failed) {
+      Report.fail(Stage::Build, *parseOutcome(State.FailOutcome),
+                  State.FailMessage);
+    }
+    Report.Value["builds"] = State.Builds;
+    Report.Value["build_seconds"] = State.Seconds;
+    progress(Report.ProgressFd, "done");
+    return writeJson(Options.Dir, protocol::ResultJson, Report.Value)
+               ? ExitClean
+               : ExitError;
+  };
+
+  // Never finalized: the process ends with _Exit right after reporting (see
+  // kevin-worker.cpp), so neither candidate atexit code nor the teardown of
+  // a broken CUDA context can change what happened.
+  py::initialize_interpreter();
+  try {
+    progress(Report.ProgressFd, "format");
+    py::module_ Prelude = startPython();
+    State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
+    py::object Syntax = Prelude.attr("check_syntax")(Options.Candidate);
+    if (!Syntax.is_none()) {
+      Report.fail(Stage::Format, Outcome::FormatError,
+                  Display + ":" + Syntax.cast<std::string>());
+      return finish(Stage::Format);
+    }
+    Prelude.attr("install_builder")();
+    bool Cuda = Options.Device.rfind("cuda", 0) == 0;
+
+    // Load: import the candidate (its load_inline calls build here).
+    progress(Report.ProgressFd, "load");
+    auto LoadStart = Clock::now();
+    py::module_ Candidate;
+    try {
+      Candidate =
+          Prelude.attr("import_file")("kevin_candidate", Options.Candidate);
+    } catch (py::error_already_set &E) {
+      if (isSystemExit(E)) {
+        Report.fail(Stage::Load, Outcome::EarlyExit,
+                    "the candidate called exit while being imported");
+        return finish(Stage::Load);
+      }
+      std::string Message = Prelude
+                                .attr("describe")(E.value(), Options.Candidate,
+                                                  Display, E.trace())
+                                .cast<std::string>();
+      Report.fail(Stage::Load,
+                  classifyException(Message) == Outcome::Oom
+                      ? Outcome::Oom
+                      : Outcome::LoadError,
+                  Message);
+      return finish(Stage::Load);
+    }
+    Report.Value["seconds"]["load"] = secondsSince(LoadStart);
+    if (State.Failed)
+      return finish(Stage::Build);
+    if (!py::hasattr(Candidate, "ModelNew") ||
+        !py::isinstance<py::type>(Candidate.attr("ModelNew"))) {
+      Report.fail(Stage::Format, Outcome::FormatError,
+                  Display + ": no class 'ModelNew' is defined");
+      return finish(Stage::Format);
+    }
+    if (Options.BuildOnly)
+      return finish(Stage::Load);
+
+    // Construct ModelNew under the init seed, as the reference was.
+    if (Options.MemoryLimitMiB) {
+      struct rlimit Limit;
+      Limit.rlim_cur = Limit.rlim_max =
+          static_cast<rlim_t>(Options.MemoryLimitMiB) << 20;
+      ::setrlimit(RLIMIT_AS, &Limit);
+    }
+    py::object Device =
+        py::module_::import("torch").attr("device")(Options.Device);
+    py::object Model;
+    py::list Init = Prelude.attr("from_json")(Task["init_args"].dump());
+    try {
+      Prelude.attr("manual_seed")(protocol::InitSeed);
+      Model = Candidate.attr("ModelNew")(*Init);
+      Model = Model.attr("to")(Device);
+    } catch (py::error_already_set &E) {
+      if (isSystemExit(E)) {
+        Report.fail(Stage::Load, Outcome::EarlyExit, "ModelNew() called exit");
+        return finish(Stage::Load);
+      }
+      std::string Message = Prelude
+                                .attr("describe")(E.value(), Options.Candidate,
+                                                  Display, E.trace())
+                                .cast<std::string>();
+      Outcome O = classifyException(Message);
+      Report.fail(Stage::Load,
+                  O == Outcome::RuntimeError ? Outcome::LoadError : O,
+                  "ModelNew(...) failed: " + Message);
+      return finish(Stage::Load);
+    }
+    std::vector<std::pair<uintptr_t, uintptr_t>> Owned;
+    for (const char *Kind : {"parameters", "buffers"})
+      for (py::handle P : Model.attr(Kind)())
+        if (THPVariable_Check(P.ptr()))
+          Owned.push_back(storageRange(fromPython(P)));
+
+    // Run: fresh clones per trial; the last trial reuses the previous
+    // trial's input buffers with new contents (a pointer-keyed cache then
+    // returns a stale answer).
+    py::object NoGrad = Prelude.attr("no_grad")();
+    NoGrad.attr("__enter__")();
+    Json Trials = Json::array();
+    std::vector<at::Tensor> Previous, BeforePrevious;
+    auto RunStart = Clock::now();
+    for (unsigned T = 0; T < Options.Trials; ++T) {
+      progress(Report.ProgressFd, "run " + std::to_string(T));
+      Expected<std::vector<at::Tensor>> Loaded =
+          readTensorFile(protocol::trialFile(Options.Dir, T, "inputs"));
+      if (!Loaded) {
+        std::cerr << "kevin-worker: error: " << Loaded.error().message()
+                  << "\n";
+        return ExitError;
+      }
+      std::vector<at::Tensor> Given;
+      bool Reuse =
+          T + 1 == Options.Trials && T > 0 && Previous.size() == Loaded->size();
+      for (size_t I = 0; Reuse && I < Previous.size(); ++I)
+        Reuse = Previous[I].sizes().equals((*Loaded)[I].sizes()) &&
+                Previous[I].scalar_type() == (*Loaded)[I].scalar_type();
+      for (size_t I = 0; I < Loaded->size(); ++I) {
+        at::Tensor Fresh =
+            (*Loaded)[I].to(at::Device(Options.Device), false, true);
+        if (Reuse) {
+          Previous[I].copy_(Fresh);
+          Given.push_back(Previous[I]);
+        } else {
+          Given.push_back(Fresh);
+        }
+      }
+      py::list Args =
+          trialArguments(Prelude, Task["trials"][T]["inputs"], Given);
+      auto CallStart = Clock::now();
+      py::object Out;
+      try {
+        Out = Model(*Args);
+        if (Cuda)
+          Prelude.attr("cuda_synchronize")();
+      } catch (py::error_already_set &E) {
+        if (isSystemExit(E)) {
+          Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
+          return finish(Stage::Run);
+        }
+        std::string Message =
+            Prelude
+                .attr("describe")(E.value(), Options.Candidate, Display,
+                                  E.trace())
+                .cast<std::string>();
+        Report.fail(Stage::Run, classifyException(Message),
+                    "trial " + std::to_string(T) + ": " + Message);
+        return finish(Stage::Run);
+      }
+      double Seconds = secondsSince(CallStart);
+      // Exact structure: a plain torch.Tensor, or a tuple/list of them.
+      std::vector<py::handle> Items;
+      Json Outputs;
+      if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out)) {
+        Outputs["kind"] = py::isinstance<py::tuple>(Out) ? "tuple" : "list";
+        for (py::handle H : Out)
+          Items.push_back(H);
+      } else {
+        Outputs["kind"] = "tensor";
+        Items.push_back(Out);
+      }
+      std::vector<at::Tensor> Copies;
+      Json Metas = Json::array();
+      for (py::handle H : Items) {
+        if (!THPVariable_CheckExact(H.ptr())) {
+          std::string Type =
+              py::str(py::type::of(H).attr("__name__")).cast<std::string>();
+          Report.fail(Stage::Compare, Outcome::TypeMismatch,
+                      "forward returned a '" + Type +
+                          "' where a plain torch.Tensor was expected");
+          return finish(Stage::Compare);
+        }
+        py::object Dict = py::reinterpret_steal<py::object>(
+            PyObject_GenericGetDict(H.ptr(), nullptr));
+        if (Dict && py::len(Dict) != 0) {
+          Report.fail(Stage::Compare, Outcome::TypeMismatch,
+                      "forward returned a tensor carrying instance attributes");
+          return finish(Stage::Compare);
+        }
+        PyErr_Clear();
+        at::Tensor O = fromPython(H);
+        Json Meta = tensorMeta(O);
+        bool Aliases = false;
+        for (const at::Tensor &In : Given)
+          Aliases |= overlaps(storageRange(O), storageRange(In));
+        bool AliasesParameter = false;
+        for (const auto &Range : Owned)
+          AliasesParameter |= overlaps(storageRange(O), Range);
+        Meta["aliases_input"] = Aliases;
+        Meta["aliases_parameter"] = AliasesParameter;
+        Metas.push_back(Meta);
+        Copies.push_back(O.detach().to(at::kCPU, false, true));
+      }
+      Outputs["tensors"] = Metas;
+      std::vector<at::Tensor> After;
+      for (const at::Tensor &In : Given)
+        After.push_back(In.to(at::kCPU, false, true));
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "outputs"), Copies)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+      if (Error E = writeTensorFile(
+              protocol::trialFile(Options.Dir, T, "after"), After)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+      Json Trial;
+      Trial["outputs"] = Outputs;
+      Trial["seconds"] = Seconds;
+      Trial["reused_input_buffers"] = Reuse;
+      Trials.push_back(Trial);
+      // Keep the last two trials' inputs alive: fresh addresses every call.
+      BeforePrevious = std::move(Previous);
+      Previous = Given;
+    }
+    NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
+    Report.Value["trials"] = Trials;
+    Report.Value["seconds"]["run"] = secondsSince(RunStart);
+    return finish(Stage::Compare);
+  } catch (py::error_already_set &E) {
+    if (isSystemExit(E)) {
+      Report.fail(Stage::Run, Outcome::EarlyExit, "the candidate called exit");
+      return finish(Stage::Run);
+    }
+    std::string Message = E.what();
+    Report.fail(Stage::Run, classifyException(Message),
+                Message.substr(0, 2000));
+    return finish(Stage::Run);
+  } catch (const std::exception &E) {
+    std::string Message = E.what();
+    Report.fail(Stage::Run, classifyException(Message),
+                Message.substr(0, 2000));
+    return finish(Stage::Run);
+  }
+}
+
+} // namespace kevin

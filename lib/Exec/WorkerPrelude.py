@@ -1,0 +1,151 @@
+# Trusted Python run by kevin-worker before any candidate or task code: it
+# captures the functions the worker needs and replaces load_inline/load by
+# kevin's builder. Embedded into the worker at build time (see CMakeLists).
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+import contextlib
+import io
+
+import torch
+
+import _kevin_build
+
+
+def _cpp_extension():
+    """torch.utils.cpp_extension, imported only by the candidate worker (it
+    is slow to import). It prints a CUDA notice on CPU-only machines: keep it
+    out of the stderr that crash messages quote."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        import torch.utils.cpp_extension as module
+    return module
+
+
+def _as_list(value):
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def _import_extension(name, path):
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def load_inline(name, cpp_sources, cuda_sources=None, functions=None,
+                extra_cflags=None, extra_cuda_cflags=None, extra_ldflags=None,
+                extra_include_paths=None, build_directory=None, verbose=False,
+                with_cuda=None, is_python_module=True,
+                with_pytorch_error_handling=True, keep_intermediates=True,
+                **ignored):
+    if functions is None:
+        pairs = []
+    elif isinstance(functions, str):
+        pairs = [(functions, functions)]
+    elif isinstance(functions, dict):
+        pairs = [(str(k), str(v)) for k, v in functions.items()]
+    else:
+        pairs = [(str(f), str(f)) for f in functions]
+    path = _kevin_build.build(
+        str(name), _as_list(cpp_sources), _as_list(cuda_sources), pairs,
+        _as_list(extra_cflags), _as_list(extra_cuda_cflags),
+        _as_list(extra_ldflags), _as_list(extra_include_paths),
+        bool(with_pytorch_error_handling), False)
+    return _import_extension(str(name), path)
+
+
+def load(name, sources, extra_cflags=None, extra_cuda_cflags=None,
+         extra_ldflags=None, extra_include_paths=None, build_directory=None,
+         verbose=False, with_cuda=None, is_python_module=True,
+         is_standalone=False, keep_intermediates=True, **ignored):
+    cpp, cuda = [], []
+    for source in _as_list(sources):
+        with open(source) as handle:
+            (cuda if source.endswith((".cu", ".cuh")) else cpp).append(handle.read())
+    path = _kevin_build.build(
+        str(name), cpp, cuda, [], _as_list(extra_cflags),
+        _as_list(extra_cuda_cflags), _as_list(extra_ldflags),
+        _as_list(extra_include_paths), True, True)
+    return _import_extension(str(name), path)
+
+
+def install_builder():
+    module = _cpp_extension()
+    module.load_inline = load_inline
+    module.load = load
+
+
+def toolchain():
+    """What kevin's builder needs to know about this torch."""
+    root = os.path.dirname(torch.__file__)
+    include = os.path.join(root, "include")
+    dirs = [include, os.path.join(include, "torch", "csrc", "api", "include")]
+    cuda_home = getattr(_cpp_extension(), "CUDA_HOME", None) or ""
+    if cuda_home:
+        dirs.append(os.path.join(cuda_home, "include"))
+    import sysconfig
+    defines = []
+    for key in ("COMPILER_TYPE", "STDLIB", "BUILD_ABI"):
+        value = getattr(torch._C, "_PYBIND11_" + key, None)
+        if value is not None:
+            defines.append('-DPYBIND11_%s="%s"' % (key, value))
+    arch = ""
+    if torch.cuda.is_available():
+        major, minor = torch.cuda.get_device_capability()
+        arch = "sm_%d%d%s" % (major, minor, "a" if major >= 9 else "")
+    return {
+        "include_dirs": dirs,
+        "python_include": sysconfig.get_path("include", scheme="posix_prefix") or "",
+        "lib_dir": os.path.join(root, "lib"),
+        "version": torch.__version__,
+        "cxx_abi": bool(torch._C._GLIBCXX_USE_CXX11_ABI),
+        "pybind11_defines": defines,
+        "cuda_home": cuda_home,
+        "cuda_arch": arch,
+    }
+
+
+def import_file(module_name, path):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def describe(exc, path, display, trace=None):
+    """`Type: message (at cand.py:LINE in fn)`, the frame nearest the error
+    that lies in the given file."""
+    text = "%s: %s" % (type(exc).__name__, str(exc).strip())
+    where = ""
+    for frame in traceback.extract_tb(trace or exc.__traceback__):
+        if frame.filename == path:
+            where = " (at %s:%d in %s)" % (display, frame.lineno, frame.name)
+    return (text + where).replace(path, display)
+
+
+def check_syntax(path):
+    """None when the file compiles as Python, else `file:line:col: message`."""
+    with open(path, "rb") as handle:
+        source = handle.read()
+    try:
+        compile(source, path, "exec")
+    except SyntaxError as err:
+        return "%d:%d: %s" % (err.lineno or 0, err.offset or 0, err.msg)
+    return None
+
+
+to_json = json.dumps
+from_json = json.loads
+manual_seed = torch.manual_seed
+no_grad = torch.no_grad
+cuda_synchronize = torch.cuda.synchronize

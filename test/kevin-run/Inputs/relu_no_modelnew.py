@@ -1,0 +1,7 @@
+# Defines the wrong class name.
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.relu()

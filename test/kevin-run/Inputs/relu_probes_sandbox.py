@@ -1,0 +1,31 @@
+# Looks around its process before answering: no network, no inherited
+# secrets, a private temporary directory as its home and working directory.
+import errno
+import os
+import socket
+
+import torch
+import torch.nn as nn
+
+
+def problems():
+    found = []
+    if "KEVIN_TEST_SECRET" in os.environ:
+        found.append("the caller's environment leaked")
+    if os.environ.get("TMPDIR") != os.getcwd() or os.environ.get("HOME") != os.getcwd():
+        found.append("no private temporary directory")
+    try:
+        socket.create_connection(("127.0.0.1", 9), timeout=2).close()
+        found.append("network reachable")
+    except OSError as err:
+        if err.errno != errno.ENETUNREACH:
+            found.append("network reachable (%s)" % err.strerror)
+    return found
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        found = problems()
+        if found:
+            raise RuntimeError("; ".join(found))
+        return torch.relu(x)

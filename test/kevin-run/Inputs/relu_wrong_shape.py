@@ -1,0 +1,8 @@
+# Wrong shape: flattens the output.
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.relu(x).flatten()

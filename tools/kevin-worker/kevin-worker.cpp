@@ -1,0 +1,54 @@
+//===-- kevin-worker.cpp - the isolated worker process of kevin-run -------===//
+//
+// Not meant to be run by hand: kevin-run starts it, once as the trusted
+// reference worker and twice per candidate (build stage, run stage), each in
+// its own process group with a scrubbed environment. Secrets (trial seeds,
+// the result nonce) come on stdin. See kevin/Exec/Worker.h.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/Worker.h"
+#include "kevin/Support/ToolMain.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace kevin;
+
+int main(int Argc, char **Argv) {
+  CLI::App App("kevin-worker: reference and candidate worker of kevin-run",
+               "kevin-worker");
+  WorkerOptions Options;
+  std::string Mode;
+  App.add_option("mode", Mode, "reference or candidate")
+      ->required()
+      ->check(CLI::IsMember({"reference", "candidate"}));
+  App.add_option("--task", Options.Task, "the task file (reference mode)");
+  App.add_option("--candidate", Options.Candidate,
+                 "the candidate file (candidate mode)");
+  App.add_option("--display-name", Options.DisplayName,
+                 "the candidate's name in messages");
+  App.add_option("--dir", Options.Dir, "the work directory")->required();
+  App.add_option("--device", Options.Device, "cpu, cuda or cuda:N");
+  App.add_option("--trials", Options.Trials, "number of trials");
+  App.add_option("--build-jobs", Options.Build.Jobs, "parallel compile jobs");
+  App.add_option("--build-timeout", Options.Build.TimeoutSeconds,
+                 "seconds per compile");
+  App.add_option("--memory-limit", Options.MemoryLimitMiB,
+                 "address-space limit in MiB (0: none)");
+  App.add_option("--cuda-arch", Options.CudaArch, "nvcc target such as sm_90a");
+  App.add_flag("--build-only", Options.BuildOnly,
+               "stop after importing the candidate");
+  bool NoIsolation = false;
+  App.add_flag("--no-isolate-network", NoIsolation,
+               "keep the network namespace");
+  if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
+    return *Exit;
+  Options.IsolateNetwork = !NoIsolation;
+  Options.Build.CacheDir = defaultCacheDir();
+  int Code = Mode == "reference" ? runReferenceWorker(Options)
+                                 : runCandidateWorker(Options);
+  // The result file is written: leave without running exit handlers or
+  // destructors (the candidate's, Python's, the CUDA runtime's).
+  std::fflush(nullptr);
+  std::_Exit(Code);
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+#===-- gpu-validate.sh - build and prove kevin-run on the GPU machine -----===#
+#
+# One script for one GPU session (the machine has no LLVM, lit or FileCheck):
+#   1. configures kevin without Clang (-DKEVIN_ENABLE_CLANG=OFF), with the
+#      toml++ headers carried in .gpu/ (-DKEVIN_EXTRA_INCLUDE_DIR), and builds
+#      the runtime tools (kevin-run, kevin-worker);
+#   2. compiles every CUDA case of test/kevin-run/gpu ahead of GPU use
+#      (kevin-run --build-only: one nvcc compile serves all but one case);
+#   3. runs every case through kevin-run --device cuda, in one invocation, so
+#      each candidate follows the previous one (the illegal-address kernel is
+#      followed by correct ones), and compares run.outcome with the case's
+#      `# EXPECT-OUTCOME:` line; then a few device-independent CPU-suite cases
+#      on the GPU;
+#   4. runs utils/bench-build.sh for a CPU and a CUDA extension.
+# Full logs go to $OUT (default ./gpu-out); a short table is printed last and
+# saved as $OUT/summary.txt. Each step has a time limit so the whole script
+# stays within one 10-minute call; a step that runs out is reported as such.
+#
+# usage: OUT=/some/dir utils/gpu-validate.sh
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$ROOT/gpu-out}
+mkdir -p "$OUT"
+BUILD=$ROOT/build-gpu
+PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
+JOBS=$(nproc)
+export KEVIN_TASK_PROFILE=small
+export KEVIN_CACHE_DIR=$OUT/kevin-cache
+START=$(date +%s)
+SUMMARY=$OUT/summary.txt
+: > "$SUMMARY"
+
+elapsed() { echo $(( $(date +%s) - START )); }
+note() { echo "$*" | tee -a "$SUMMARY"; }
+step() { echo "== [$(elapsed) s] $*" | tee -a "$OUT/steps.log"; }
+
+note "gpu-validate: $(nvidia-smi -L 2>/dev/null | head -1)"
+note "python: $PYTHON ($("$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1))"
+
+#--- 1. configure and build ---------------------------------------------------
+step "configure"
+EXTRA=""
+[ -d "$ROOT/.gpu" ] && EXTRA="-DKEVIN_EXTRA_INCLUDE_DIR=$ROOT/.gpu"
+if ! timeout 300 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DKEVIN_ENABLE_CLANG=OFF -DKEVIN_ENABLE_TORCH=ON -DKEVIN_INCLUDE_TESTS=OFF \
+    -DKEVIN_PYTHON="$PYTHON" -DPython3_EXECUTABLE="$PYTHON" $EXTRA > "$OUT/configure.log" 2>&1; then
+  note "configure: FAILED (see configure.log)"; tail -20 "$OUT/configure.log"; exit 1
+fi
+step "build"
+if ! timeout 420 cmake --build "$BUILD" --target kevin-run kevin-worker -j "$JOBS" > "$OUT/build.log" 2>&1; then
+  note "build: FAILED (see build.log)"; grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1
+fi
+note "build: ok in $(elapsed) s"
+KEVIN_RUN=$BUILD/bin/kevin-run
+
+#--- 2. compile ahead ---------------------------------------------------------
+CASES=$(ls "$ROOT"/test/kevin-run/gpu/*.py | sort)
+# The shared extension first (alone), then the rest in parallel (cache hits).
+step "build-only"
+BUILD_START=$(date +%s)
+timeout 300 "$KEVIN_RUN" --build-only --device cuda "$ROOT/test/kevin-run/gpu/relu_ok.py" \
+  > "$OUT/build-only.jsonl" 2> "$OUT/build-only.err"
+timeout 300 "$KEVIN_RUN" --build-only --device cuda -j 4 $CASES \
+  >> "$OUT/build-only.jsonl" 2>> "$OUT/build-only.err"
+note "compile ahead: $(( $(date +%s) - BUILD_START )) s for $(echo "$CASES" | wc -l) cases"
+
+#--- 3. run the cases -----------------------------------------------------------
+# Order: the illegal-address case first, so every other case runs after it.
+ORDERED="$ROOT/test/kevin-run/gpu/relu_illegal_address.py $(echo "$CASES" | grep -v relu_illegal_address)"
+field() { sed -n "s/^# $1: *//p" "$2" | head -1; }
+step "cases"
+: > "$OUT/cases.jsonl"
+PASS=0; FAIL=0
+printf '%-28s %-22s %-22s %s\n' "case" "expected" "got" "verdict" | tee -a "$SUMMARY"
+for CASE in $ORDERED; do
+  NAME=$(basename "$CASE" .py)
+  TASK=$ROOT/$(field TASK "$CASE")
+  ARGS=$(field ARGS "$CASE")
+  WANT=$(field EXPECT-OUTCOME "$CASE")
+  # shellcheck disable=SC2086
+  timeout 180 "$KEVIN_RUN" --device cuda $ARGS --task "$TASK" "$CASE" \
+    >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
+  GOT=$(tail -1 "$OUT/cases.jsonl" | "$PYTHON" -c '
+import json, sys
+try:
+    print(json.loads(sys.stdin.readline())["run"]["outcome"])
+except Exception:
+    print("no-record")')
+  if [ "$GOT" = "$WANT" ]; then V=PASS; PASS=$((PASS + 1)); else V=FAIL; FAIL=$((FAIL + 1)); fi
+  printf '%-28s %-22s %-22s %s\n' "$NAME" "$WANT" "$GOT" "$V" | tee -a "$SUMMARY"
+done
+# Device-independent failure modes of the CPU suite, judged on the GPU.
+for PAIR in relu_correct:ok relu_segfault:crash relu_pointer_cache:not-input-sensitive relu_mutates_input:input-mutated; do
+  NAME=${PAIR%%:*}; WANT=${PAIR#*:}
+  timeout 120 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/19_ReLU.py" \
+    "$ROOT/test/kevin-run/Inputs/$NAME.py" >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
+  GOT=$(tail -1 "$OUT/cases.jsonl" | "$PYTHON" -c '
+import json, sys
+try:
+    print(json.loads(sys.stdin.readline())["run"]["outcome"])
+except Exception:
+    print("no-record")')
+  if [ "$GOT" = "$WANT" ]; then V=PASS; PASS=$((PASS + 1)); else V=FAIL; FAIL=$((FAIL + 1)); fi
+  printf '%-28s %-22s %-22s %s\n' "cpu-suite/$NAME" "$WANT" "$GOT" "$V" | tee -a "$SUMMARY"
+done
+note "cases: $PASS passed, $FAIL failed ($(elapsed) s so far)"
+
+#--- 4. build benchmark -------------------------------------------------------
+step "bench cpu"
+timeout 240 "$ROOT/utils/bench-build.sh" --build-dir "$BUILD" --python "$PYTHON" \
+  > "$OUT/bench-cpu.log" 2>&1 || echo "(bench cpu did not finish)" >> "$OUT/bench-cpu.log"
+note "-- bench, CPU extension (test/kevin-run/Inputs/relu_cpp.py):"
+tail -9 "$OUT/bench-cpu.log" | tee -a "$SUMMARY"
+LEFT=$(( 540 - $(elapsed) ))
+if [ "$LEFT" -gt 200 ]; then
+  step "bench cuda"
+  timeout "$LEFT" "$ROOT/utils/bench-build.sh" --build-dir "$BUILD" --python "$PYTHON" \
+    --device cuda --quick --candidate "$ROOT/test/kevin-run/gpu/Inputs/relu_cuda_inline.py" \
+    > "$OUT/bench-cuda.log" 2>&1 || echo "(bench cuda did not finish)" >> "$OUT/bench-cuda.log"
+  note "-- bench, CUDA extension:"
+  tail -9 "$OUT/bench-cuda.log" | tee -a "$SUMMARY"
+else
+  note "-- bench, CUDA extension: skipped ($LEFT s left of the time budget)"
+fi
+note "total: $(elapsed) s"
+[ "$FAIL" -eq 0 ]
