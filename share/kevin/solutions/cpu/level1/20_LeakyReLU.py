@@ -5,6 +5,7 @@ from torch.utils.cpp_extension import load_inline
 
 leaky_cpp_source = r"""
 #include <torch/extension.h>
+#include <algorithm>
 
 torch::Tensor leaky_relu_forward(torch::Tensor x, double negative_slope) {
     TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == torch::kFloat, "expected a float32 CPU tensor");
@@ -14,9 +15,11 @@ torch::Tensor leaky_relu_forward(torch::Tensor x, double negative_slope) {
     float* o = out.data_ptr<float>();
     const float slope = static_cast<float>(negative_slope);
     const int64_t n = xc.numel();
+    // max(v, 0) + slope * min(v, 0) is exactly leaky_relu(v) (one of the two terms is +-0) and, unlike
+    // `v >= 0 ? v : v * slope`, has no control flow, so g++ -O3 vectorizes it.
     for (int64_t i = 0; i < n; ++i) {
         const float v = in[i];
-        o[i] = v >= 0.0f ? v : v * slope;
+        o[i] = std::max(v, 0.0f) + slope * std::min(v, 0.0f);
     }
     return out;
 }

@@ -8,10 +8,11 @@ sigmoid_cpp_source = r"""
 #include <cmath>
 
 static inline float stable_sigmoid(float v) {
-    // exp of a non-positive argument never overflows: pick the form by sign.
-    if (v >= 0.0f) return 1.0f / (1.0f + std::exp(-v));
-    const float e = std::exp(v);
-    return e / (1.0f + e);
+    // exp of a non-positive argument never overflows; both forms share e = exp(-|v|), and the
+    // final select is branch-free.
+    const float e = std::exp(-std::fabs(v));
+    const float inv = 1.0f / (1.0f + e);
+    return v >= 0.0f ? inv : e * inv;
 }
 
 torch::Tensor sigmoid_forward(torch::Tensor x) {

@@ -44,7 +44,7 @@ torch::Tensor conv_div_lrelu_forward(torch::Tensor x, torch::Tensor weight, torc
             }
             for (int64_t i = 0; i < OH * OW; ++i) {
                 const float v = yp[i] / div;
-                yp[i] = v >= 0.0f ? v : 0.01f * v;
+                yp[i] = std::max(v, 0.0f) + 0.01f * std::min(v, 0.0f);   // branch-free leaky_relu
             }
         }
     return out;
