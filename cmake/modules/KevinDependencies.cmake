@@ -149,6 +149,10 @@ if(NOT KEVIN_ENABLE_CUDA STREQUAL "OFF" AND KEVIN_ENABLE_CUDA)
 endif()
 kevin_resolve_component(CUDA _kevin_cuda_found)
 
+#--- libcurl (the OpenAI-compatible policy client) ---------------------------
+find_package(CURL QUIET)
+set(KEVIN_HAS_CURL ${CURL_FOUND})
+
 #--- Test tools ------------------------------------------------------------------
 find_program(KEVIN_LIT NAMES lit.py lit llvm-lit
   HINTS /usr/lib/llvm-14/build/utils/lit /usr/lib/llvm-14/bin)

@@ -1,0 +1,70 @@
+//===-- kevin/Bench/Statistics.h - timing statistics ------------*- C++ -*-===//
+//
+// What kevin-bench reports about a set of timed trials and how it decides
+// when it has enough: robust summaries (median first), a distribution-free
+// standard error of the median, a bootstrap confidence interval for the
+// speedup (a ratio of medians), the adaptive stopping rule, and the check
+// that compares the device clock with the host clock to catch work that
+// escaped the timed region (side streams, host threads).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_BENCH_STATISTICS_H
+#define KEVIN_BENCH_STATISTICS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace kevin {
+
+struct TimingSummary {
+  size_t Trials = 0;
+  double Median = 0, Mean = 0, Std = 0, Min = 0, Max = 0;
+  /// Standard error of the median divided by the median (0 with < 3 trials
+  /// is reported as 1, "unknown").
+  double MedianRelativeStandardError = 1;
+};
+
+/// Summarises samples (any unit). Std is the sample standard deviation.
+TimingSummary summarize(std::vector<double> Samples);
+
+/// The standard error of the median from the distribution-free 95%
+/// confidence interval of order statistics: (x_(k) - x_(j)) / (2 * 1.96).
+double medianStandardError(std::vector<double> Samples);
+
+struct SpeedupEstimate {
+  double Speedup = 0; ///< median(reference) / median(candidate)
+  double Low = 0, High = 0; ///< 95% bootstrap percentile interval
+};
+
+/// Speedup of Candidate over Reference with a bootstrap interval
+/// (Resamples draws, fixed Seed: the same data gives the same interval).
+SpeedupEstimate estimateSpeedup(const std::vector<double> &Reference,
+                                const std::vector<double> &Candidate,
+                                int Resamples = 2000, uint64_t Seed = 1);
+
+/// When to stop timing: at least MinTrials, then until the median's relative
+/// standard error is below TargetRse, MaxTrials are done, or the time budget
+/// is spent.
+struct StoppingRule {
+  size_t MinTrials = 10;
+  size_t MaxTrials = 1000;
+  double TargetRse = 0.01;
+  double BudgetSeconds = 10;
+
+  bool shouldStop(const std::vector<double> &Samples,
+                  double ElapsedSeconds) const;
+};
+
+/// True when the host clock saw clearly more time than the device clock for
+/// the same trials: the median host time exceeds the median device time by
+/// more than Ratio and by more than SlackSeconds. (Per trial the host clock
+/// spans launch + device-wide synchronize, so work on other streams or
+/// threads shows up there but not between the events.)
+bool clocksDisagree(const std::vector<double> &DeviceSeconds,
+                    const std::vector<double> &HostSeconds,
+                    double Ratio = 1.5, double SlackSeconds = 50e-6);
+
+} // namespace kevin
+
+#endif // KEVIN_BENCH_STATISTICS_H

@@ -1,0 +1,53 @@
+//===-- kevin/Rollout/Eval.h - evaluate many candidates ---------*- C++ -*-===//
+//
+// `kevin eval`: many candidates through check -> build -> run -> bench ->
+// reward. Checking and building run on a CPU pool ahead of the device stage
+// (one worker per device), so devices never wait on compiles they could
+// have had done earlier; finished records are appended durably to the
+// results file, and a rerun skips every record already there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_ROLLOUT_EVAL_H
+#define KEVIN_ROLLOUT_EVAL_H
+
+#include "kevin/Rollout/Evaluator.h"
+#include "kevin/Rollout/Rollout.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// Candidates from a directory or a JSON Lines file, as records with `id`,
+/// `task_id`, `task_path` and `candidate_path` (or inline `code`). File names:
+/// `level_<L>_problem_<P>_sample_<S>_kernel.py` (KernelBench's generations)
+/// answers the task `level<L>/<P>_*`; any other `X.py` answers the task whose
+/// id is its path (or, failing that, its name) without `.py`.
+Expected<std::vector<Json>> findCandidates(const std::vector<TaskFile> &Tasks,
+                                           const std::string &Solutions);
+
+struct EvalOptions {
+  std::vector<std::string> Devices = {"cpu"};
+  int BuildJobs = 2;
+  std::string ResultsPath;
+  /// Stages before the device (normally check, run --build-only), on the
+  /// device (run --device D, bench --device D; "{device}" in an argument is
+  /// replaced by the worker's device) and after (reward).
+  std::vector<StageSpec> BuildStages, DeviceStages, FinalStages;
+  bool ShowProgress = true;
+};
+
+struct EvalSummary {
+  int Evaluated = 0;
+  int Skipped = 0; ///< Already in the results file.
+};
+
+Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
+                              const EvalOptions &Options,
+                              const PipelineEvaluator &Evaluator);
+
+} // namespace kevin
+
+#endif // KEVIN_ROLLOUT_EVAL_H

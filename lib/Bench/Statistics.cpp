@@ -1,0 +1,111 @@
+//===-- Statistics.cpp - timing statistics -------------------------------===//
+//
+// Order-statistic standard errors, bootstrap intervals, stopping rule.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Bench/Statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace kevin {
+
+static double sortedMedian(const std::vector<double> &Sorted) {
+  size_t N = Sorted.size();
+  if (!N)
+    return 0;
+  return N % 2 ? Sorted[N / 2] : (Sorted[N / 2 - 1] + Sorted[N / 2]) / 2;
+}
+
+double medianStandardError(std::vector<double> Samples) {
+  size_t N = Samples.size();
+  if (N < 3)
+    return 0;
+  std::sort(Samples.begin(), Samples.end());
+  // Ranks j < k with P(x_(j) <= median <= x_(k)) ~ 95% (normal approximation
+  // of Binomial(n, 1/2)), clamped to the sample.
+  double Half = 1.96 * std::sqrt(static_cast<double>(N)) / 2;
+  double Centre = static_cast<double>(N) / 2;
+  long J = std::max(1L, static_cast<long>(std::floor(Centre - Half)));
+  long K = std::min(static_cast<long>(N), static_cast<long>(std::ceil(Centre + Half + 1)));
+  return (Samples[K - 1] - Samples[J - 1]) / (2 * 1.96);
+}
+
+TimingSummary summarize(std::vector<double> Samples) {
+  TimingSummary S;
+  S.Trials = Samples.size();
+  if (Samples.empty())
+    return S;
+  std::sort(Samples.begin(), Samples.end());
+  S.Median = sortedMedian(Samples);
+  S.Min = Samples.front();
+  S.Max = Samples.back();
+  S.Mean = std::accumulate(Samples.begin(), Samples.end(), 0.0) / S.Trials;
+  if (S.Trials > 1) {
+    double Sum = 0;
+    for (double X : Samples)
+      Sum += (X - S.Mean) * (X - S.Mean);
+    S.Std = std::sqrt(Sum / (S.Trials - 1));
+  }
+  if (S.Trials >= 3 && S.Median > 0)
+    S.MedianRelativeStandardError = medianStandardError(Samples) / S.Median;
+  return S;
+}
+
+SpeedupEstimate estimateSpeedup(const std::vector<double> &Reference,
+                                const std::vector<double> &Candidate,
+                                int Resamples, uint64_t Seed) {
+  SpeedupEstimate E;
+  if (Reference.empty() || Candidate.empty())
+    return E;
+  auto Median = [](std::vector<double> V) {
+    std::sort(V.begin(), V.end());
+    return sortedMedian(V);
+  };
+  double C = Median(Candidate);
+  E.Speedup = C > 0 ? Median(Reference) / C : 0;
+  std::mt19937_64 Rng(Seed);
+  std::vector<double> Ratios, R(Reference.size()), K(Candidate.size());
+  std::uniform_int_distribution<size_t> PickR(0, Reference.size() - 1),
+      PickC(0, Candidate.size() - 1);
+  for (int I = 0; I < Resamples; ++I) {
+    for (double &X : R)
+      X = Reference[PickR(Rng)];
+    for (double &X : K)
+      X = Candidate[PickC(Rng)];
+    double Mc = Median(K);
+    if (Mc > 0)
+      Ratios.push_back(Median(R) / Mc);
+  }
+  if (Ratios.empty()) {
+    E.Low = E.High = E.Speedup;
+    return E;
+  }
+  std::sort(Ratios.begin(), Ratios.end());
+  E.Low = Ratios[static_cast<size_t>(0.025 * (Ratios.size() - 1))];
+  E.High = Ratios[static_cast<size_t>(0.975 * (Ratios.size() - 1))];
+  return E;
+}
+
+bool StoppingRule::shouldStop(const std::vector<double> &Samples,
+                              double ElapsedSeconds) const {
+  if (Samples.size() >= MaxTrials || ElapsedSeconds >= BudgetSeconds)
+    return true;
+  if (Samples.size() < MinTrials)
+    return false;
+  return summarize(Samples).MedianRelativeStandardError < TargetRse;
+}
+
+bool clocksDisagree(const std::vector<double> &DeviceSeconds,
+                    const std::vector<double> &HostSeconds, double Ratio,
+                    double SlackSeconds) {
+  if (DeviceSeconds.empty() || HostSeconds.empty())
+    return false;
+  double Device = summarize(DeviceSeconds).Median;
+  double Host = summarize(HostSeconds).Median;
+  return Host > Device * Ratio && Host - Device > SlackSeconds;
+}
+
+} // namespace kevin

@@ -1,0 +1,416 @@
+//===-- Rollout.cpp - Kevin's multi-turn loop ----------------------------===//
+//
+// Resume bookkeeping, the per-trajectory turn loop and its thread pool.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Rollout/Rollout.h"
+#include "kevin/Rollout/Response.h"
+#include "kevin/Support/Progress.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace kevin {
+
+Expected<std::vector<TaskFile>>
+findTasks(const std::string &Dir, const std::vector<std::string> &Only) {
+  std::error_code EC;
+  if (!fs::is_directory(Dir, EC))
+    return Error::inFile(Dir, "not a directory of tasks");
+  std::vector<TaskFile> Tasks;
+  for (auto It = fs::recursive_directory_iterator(Dir, EC);
+       !EC && It != fs::recursive_directory_iterator(); It.increment(EC)) {
+    const fs::path &P = It->path();
+    if (!It->is_regular_file() || P.extension() != ".py")
+      continue;
+    std::string Id = fs::relative(P, Dir).replace_extension().generic_string();
+    if (Id.find("__") != std::string::npos)
+      continue; // __init__.py, __pycache__
+    Tasks.push_back({Id, P.string()});
+  }
+  if (EC)
+    return Error::inFile(Dir, EC.message());
+  std::sort(Tasks.begin(), Tasks.end(),
+            [](const TaskFile &A, const TaskFile &B) { return A.Id < B.Id; });
+  if (Only.empty())
+    return Tasks;
+  std::vector<TaskFile> Selected;
+  for (const std::string &Id : Only) {
+    auto It = std::find_if(Tasks.begin(), Tasks.end(),
+                           [&](const TaskFile &T) { return T.Id == Id; });
+    if (It == Tasks.end())
+      return Error::inFile(Dir, "no task '" + Id + "' (expected " + Dir + "/" +
+                                    Id + ".py)");
+    Selected.push_back(*It);
+  }
+  return Selected;
+}
+
+namespace {
+
+/// A counting semaphore (C++17 has none).
+class Slots {
+public:
+  explicit Slots(int N) : Free(std::max(1, N)) {}
+  void acquire() {
+    std::unique_lock<std::mutex> Lock(M);
+    CV.wait(Lock, [&] { return Free > 0; });
+    --Free;
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      ++Free;
+    }
+    CV.notify_one();
+  }
+
+private:
+  std::mutex M;
+  std::condition_variable CV;
+  int Free;
+};
+
+struct SlotGuard {
+  explicit SlotGuard(Slots &S) : S(S) { S.acquire(); }
+  ~SlotGuard() { S.release(); }
+  Slots &S;
+};
+
+Expected<std::string> readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return Error::inFile(Path, "cannot read file");
+  std::stringstream Buffer;
+  Buffer << In.rdbuf();
+  return Buffer.str();
+}
+
+/// What a resume must match, so a rerun cannot silently change the run.
+Json runIdentity(const RolloutOptions &O, const Policy &P) {
+  Json Tasks = Json::array();
+  for (const TaskFile &T : O.Tasks)
+    Tasks.push_back(T.Id);
+  return Json{{"schema_version", RecordSchemaVersion},
+              {"policy", P.describe()},
+              {"model", O.Model},
+              {"trajectories", O.Trajectories},
+              {"turns", O.Turns},
+              {"device", O.Device},
+              {"tasks", Tasks}};
+}
+
+Error checkOrWriteIdentity(const std::string &Path, const Json &Identity) {
+  std::error_code EC;
+  if (!fs::exists(Path, EC)) {
+    std::ofstream Out(Path);
+    Out << Identity.dump(2) << "\n";
+    if (!Out)
+      return Error::inFile(Path, "cannot write");
+    return Error::success();
+  }
+  auto Text = readFile(Path);
+  if (!Text)
+    return Text.error();
+  Json Previous = Json::parse(*Text, nullptr, false);
+  if (Previous.is_discarded() || !Previous.is_object())
+    return Error::inFile(Path, "not a run description; was it edited?");
+  for (const auto &[Key, Value] : Identity.items()) {
+    if (!Previous.contains(Key) || Previous[Key] != Value)
+      return Error::inFile(
+          Path, "this run was started with " + Key + " = " +
+                    (Previous.contains(Key) ? Previous[Key].dump() : "nothing") +
+                    ", now " + Value.dump() +
+                    "; resume with the same options or use a new run directory");
+  }
+  return Error::success();
+}
+
+/// Turn 1 has the same prompt in every trajectory of a task, so it is asked
+/// for once with n = the number of trajectories that still need it; the
+/// first trajectory of the task to get there makes the call.
+struct FirstTurnBatch {
+  std::mutex M;
+  bool Fetched = false;
+  std::vector<int> Trajectories;
+  std::map<int, Completion> Choices;
+  Json Usage;
+  int Attempts = 0;
+};
+
+struct TrajectoryState {
+  const TaskFile *Task = nullptr;
+  FirstTurnBatch *Batch = nullptr;
+  std::string Reference;
+  int Index = 0;
+  std::vector<Attempt> History;
+};
+
+Attempt attemptFrom(const Json &Turn) {
+  Attempt A;
+  A.Turn = Turn.value("turn", 0);
+  A.Code = Turn.value("code", "");
+  A.Summary = Turn.value("summary", "");
+  A.Feedback = Turn.value("feedback", "");
+  return A;
+}
+
+bool turnCorrect(const Json &Turn) {
+  const Json *C = findField(Turn, "run.correct");
+  return C && C->is_boolean() && C->get<bool>();
+}
+
+} // namespace
+
+Expected<RolloutSummary> runRollout(const RolloutOptions &O,
+                                    const PromptTemplates &Templates,
+                                    Policy &ThePolicy,
+                                    const PipelineEvaluator &Evaluator) {
+  std::error_code EC;
+  fs::create_directories(O.RunDir + "/candidates", EC);
+  if (EC)
+    return Error::inFile(O.RunDir, EC.message());
+  if (Error E = checkOrWriteIdentity(O.RunDir + "/run.json",
+                                     runIdentity(O, ThePolicy)))
+    return E;
+
+  // Read back finished turns.
+  std::string LogPath = O.RunDir + "/turns.jsonl";
+  std::map<std::pair<std::string, int>, std::vector<Json>> Done;
+  RolloutSummary Summary;
+  if (fs::exists(LogPath, EC)) {
+    auto Log = readRecordLog(LogPath);
+    if (!Log)
+      return Log.error();
+    for (Record &R : Log->Records) {
+      if (Error E = checkRequiredFields(R, {{"task_id", JsonKind::String},
+                                            {"trajectory", JsonKind::Integer},
+                                            {"turn", JsonKind::Integer}}))
+        return E;
+      Done[{R.Value["task_id"].get<std::string>(),
+            R.Value["trajectory"].get<int>()}]
+          .push_back(std::move(R.Value));
+    }
+    if (Log->DroppedTail) {
+      // Cut the torn line so new turns start on a line of their own.
+      auto Text = readFile(LogPath);
+      if (!Text)
+        return Text.error();
+      fs::resize_file(LogPath, Text->find_last_of('\n') == std::string::npos
+                                   ? 0
+                                   : Text->find_last_of('\n') + 1,
+                      EC);
+      if (EC)
+        return Error::inFile(LogPath, EC.message());
+    }
+  }
+  auto Log = DurableRecordLog::open(LogPath);
+  if (!Log)
+    return Log.error();
+
+  std::vector<TrajectoryState> States;
+  std::map<std::string, FirstTurnBatch> Batches;
+  for (const TaskFile &Task : O.Tasks) {
+    auto Source = readFile(Task.Path);
+    if (!Source)
+      return Source.error();
+    FirstTurnBatch &Batch = Batches[Task.Id];
+    for (int J = 0; J < O.Trajectories; ++J) {
+      TrajectoryState S{&Task, &Batch, *Source, J, {}};
+      auto It = Done.find({Task.Id, J});
+      if (It != Done.end()) {
+        std::vector<Json> &Turns = It->second;
+        std::sort(Turns.begin(), Turns.end(), [](const Json &A, const Json &B) {
+          return A["turn"].get<int>() < B["turn"].get<int>();
+        });
+        for (size_t K = 0; K < Turns.size(); ++K) {
+          int TurnNo = Turns[K]["turn"].get<int>();
+          if (TurnNo != static_cast<int>(K) + 1)
+            return Error::inFile(LogPath,
+                                 "task '" + Task.Id + "' trajectory " +
+                                     std::to_string(J) + ": turn " +
+                                     std::to_string(TurnNo) +
+                                     (TurnNo <= static_cast<int>(K)
+                                          ? " is duplicated"
+                                          : " follows a missing turn"));
+          S.History.push_back(attemptFrom(Turns[K]));
+          Summary.TurnsCorrect += turnCorrect(Turns[K]);
+        }
+        Summary.TurnsResumed += static_cast<int>(Turns.size());
+      }
+      if (S.History.empty())
+        Batch.Trajectories.push_back(J);
+      States.push_back(std::move(S));
+    }
+  }
+
+  size_t Remaining = 0;
+  for (const TrajectoryState &S : States)
+    Remaining += O.Turns > static_cast<int>(S.History.size())
+                     ? O.Turns - S.History.size()
+                     : 0;
+  Progress Bar("rollout", Remaining);
+  if (!O.ShowProgress)
+    Bar.finish();
+
+  Slots Requests(O.MaxInFlight), Evaluations(O.EvalJobs);
+  std::mutex LogMutex;
+  std::atomic<size_t> Next{0};
+  std::atomic<bool> Failed{false};
+  Error FirstError;
+  std::mutex ErrorMutex;
+  auto Fail = [&](const Error &E) {
+    std::lock_guard<std::mutex> Lock(ErrorMutex);
+    if (!Failed.exchange(true))
+      FirstError = E;
+  };
+
+  auto RunTrajectory = [&](TrajectoryState &S) {
+    for (int Turn = static_cast<int>(S.History.size()) + 1;
+         Turn <= O.Turns && !Failed; ++Turn) {
+      BuiltPrompt Prompt =
+          buildPrompt(Templates, S.Reference, S.History, O.ContextBudgetTokens);
+      CompletionRequest Request;
+      Request.Messages = Prompt.Messages;
+      Request.Model = O.Model;
+      Request.Temperature = O.Temperature;
+      Request.TopP = O.TopP;
+      Request.MaxTokens = O.MaxTokens;
+      Request.Logprobs = O.Logprobs;
+      Request.TaskId = S.Task->Id;
+      Request.Trajectories = {S.Index};
+      Request.Turn = Turn;
+      CompletionResult Reply;
+      if (Turn == 1) {
+        FirstTurnBatch &B = *S.Batch;
+        std::lock_guard<std::mutex> Lock(B.M);
+        if (!B.Fetched) {
+          Request.N = static_cast<int>(B.Trajectories.size());
+          Request.Trajectories = B.Trajectories;
+          Expected<CompletionResult> Batch = [&] {
+            SlotGuard Guard(Requests);
+            return ThePolicy.complete(Request);
+          }();
+          if (!Batch) {
+            Fail(Batch.error());
+            return;
+          }
+          if (Batch->Choices.size() != B.Trajectories.size()) {
+            Fail(Error::make(ThePolicy.describe() + " returned " +
+                             std::to_string(Batch->Choices.size()) +
+                             " choices for n = " +
+                             std::to_string(B.Trajectories.size())));
+            return;
+          }
+          for (size_t I = 0; I < B.Trajectories.size(); ++I)
+            B.Choices[B.Trajectories[I]] = std::move(Batch->Choices[I]);
+          B.Usage = Batch->Usage;
+          B.Attempts = Batch->Attempts;
+          B.Fetched = true;
+        }
+        Reply.Choices = {B.Choices.at(S.Index)};
+        Reply.Usage = B.Usage;
+        if (B.Trajectories.size() > 1)
+          Reply.Usage["shared_by_choices"] = B.Trajectories.size();
+        Reply.Attempts = B.Attempts;
+      } else {
+        Expected<CompletionResult> Single = [&] {
+          SlotGuard Guard(Requests);
+          return ThePolicy.complete(Request);
+        }();
+        if (!Single) {
+          Fail(Single.error());
+          return;
+        }
+        Reply = std::move(*Single);
+      }
+      const Completion &C = Reply.Choices.front();
+      ParsedResponse Parsed = parseResponse(C.Text);
+
+      std::string Id = S.Task->Id + "#" + std::to_string(S.Index) + "#" +
+                       std::to_string(Turn);
+      Json Record = {{"schema_version", RecordSchemaVersion},
+                     {"id", Id},
+                     {"task_id", S.Task->Id},
+                     {"task_path", S.Task->Path},
+                     {"trajectory", S.Index},
+                     {"turn", Turn},
+                     {"device", O.Device},
+                     {"policy", ThePolicy.describe()},
+                     {"model", O.Model},
+                     {"prompt", toJson(Prompt.Messages)},
+                     {"prompt_dropped_attempts", Prompt.DroppedAttempts},
+                     {"prompt_tokens_estimate", Prompt.EstimatedTokens},
+                     {"response", C.Text},
+                     {"finish_reason", C.FinishReason},
+                     {"usage", Reply.Usage},
+                     {"policy_attempts", Reply.Attempts}};
+      if (!C.TokenIds.empty())
+        Record["completion_token_ids"] = C.TokenIds;
+      if (!C.Logprobs.empty())
+        Record["completion_logprobs"] = C.Logprobs;
+      Record["summary"] = Parsed.Summary;
+      Record["reasoning_chars"] = Parsed.Reasoning.size();
+      Record["parse"] = Json{{"ok", Parsed.HasCode}};
+      if (Parsed.HasCode) {
+        Record["code"] = Parsed.Code;
+        std::string Dir = O.RunDir + "/candidates/" + S.Task->Id;
+        std::error_code DirEC;
+        fs::create_directories(Dir, DirEC);
+        std::string Path = Dir + "/traj" + std::to_string(S.Index) + "_turn" +
+                           std::to_string(Turn) + ".py";
+        std::ofstream(Path, std::ios::binary) << Parsed.Code;
+        Record["candidate_path"] = Path;
+        Expected<Json> Evaluated = [&] {
+          SlotGuard Guard(Evaluations);
+          return Evaluator.runStages(O.Stages, Record);
+        }();
+        if (!Evaluated) {
+          Fail(Evaluated.error().withContext("evaluating " + Id));
+          return;
+        }
+        Record = std::move(*Evaluated);
+      } else {
+        Record["parse"]["problem"] = Parsed.Problem;
+      }
+      Record["feedback"] = feedbackFor(Templates, Record);
+      {
+        std::lock_guard<std::mutex> Lock(LogMutex);
+        if (Error E = Log->append(Record)) {
+          Fail(E);
+          return;
+        }
+        ++Summary.TurnsRun;
+        Summary.TurnsCorrect += turnCorrect(Record);
+      }
+      S.History.push_back(attemptFrom(Record));
+      Bar.advance(1, Id);
+    }
+  };
+
+  int Workers = std::max(1, std::min<int>(O.Jobs, static_cast<int>(States.size())));
+  std::vector<std::thread> Pool;
+  for (int W = 0; W < Workers; ++W)
+    Pool.emplace_back([&] {
+      for (size_t I = Next++; I < States.size() && !Failed; I = Next++)
+        RunTrajectory(States[I]);
+    });
+  for (std::thread &T : Pool)
+    T.join();
+  Bar.finish();
+  if (Failed)
+    return FirstError;
+  Summary.TurnsTotal = Summary.TurnsResumed + Summary.TurnsRun;
+  return Summary;
+}
+
+} // namespace kevin

@@ -1,0 +1,3 @@
+class ModelNew:
+    # speed: 1.5
+    pass

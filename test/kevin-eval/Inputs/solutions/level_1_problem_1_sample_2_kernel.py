@@ -1,0 +1,3 @@
+class ModelNew:
+    # speed: 3
+    pass

@@ -1,0 +1,113 @@
+//===-- kevin-eval.cpp - evaluate a directory of candidates ---------------===//
+//
+// `kevin eval --tasks DIR --solutions DIR|FILE.jsonl -o results.jsonl`
+// evaluates every candidate through check -> build -> run -> bench -> reward
+// (builds on a CPU pool ahead of one worker per device), appends each
+// finished record to the results file, skips records already there on a
+// rerun, and ends with kevin report's summary table.
+// See docs/CommandGuide/kevin-eval.md.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Rollout/Eval.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Subprocess.h"
+#include "kevin/Support/ToolMain.h"
+
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace kevin;
+
+static std::vector<std::string> splitList(const std::string &List) {
+  std::vector<std::string> Items;
+  std::stringstream In(List);
+  std::string Item;
+  while (std::getline(In, Item, ','))
+    if (!Item.empty())
+      Items.push_back(Item);
+  return Items;
+}
+
+int main(int Argc, char **Argv) {
+  ToolContext Tool("kevin-eval");
+  CLI::App App("Evaluate many candidates through the whole pipeline", "kevin-eval");
+  std::string TasksDir, Solutions, Devices = "cpu";
+  std::vector<std::string> OnlyTasks;
+  EvalOptions Options;
+  double StageTimeout = 1800;
+  bool NoBench = false, NoReport = false;
+  App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
+      ->required();
+  App.add_option("--task", OnlyTasks, "Only this task id; repeatable");
+  App.add_option("--solutions", Solutions,
+                 "Directory of candidate .py files, or a JSON Lines file of "
+                 "records with task_id and code or candidate_path")
+      ->required();
+  App.add_option("-o,--output", Options.ResultsPath, "Results (JSON Lines)")
+      ->required();
+  App.add_option("--device", Devices,
+                 "Devices, comma-separated (cpu, cuda:0,cuda:1, ...): one "
+                 "worker each");
+  App.add_option("-j,--jobs", Options.BuildJobs,
+                 "Check and build jobs on the CPU pool")
+      ->check(CLI::PositiveNumber);
+  App.add_option("--stage-timeout", StageTimeout,
+                 "Seconds one stage tool may take on one candidate");
+  App.add_flag("--no-bench", NoBench, "Skip timing (speedup stays unknown)");
+  App.add_flag("--no-report", NoReport, "Do not print the summary table");
+  if (auto Exit = parseCommandLine(App, Argc, Argv))
+    return *Exit;
+
+  auto Tasks = findTasks(TasksDir, OnlyTasks);
+  if (!Tasks) {
+    Tool.error(Tasks.error());
+    return ExitError;
+  }
+  auto Candidates = findCandidates(*Tasks, Solutions);
+  if (!Candidates) {
+    Tool.error(Candidates.error());
+    return ExitError;
+  }
+  Options.Devices = splitList(Devices);
+  if (Options.Devices.empty()) {
+    Tool.usageError("--device names no device");
+    return ExitError;
+  }
+  Options.BuildStages = {makeStage("check"), makeStage("run", {"--build-only"})};
+  Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
+  if (!NoBench)
+    Options.DeviceStages.push_back(makeStage("bench", {"--device", "{device}"}));
+  Options.FinalStages = {makeStage("reward")};
+  PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
+  for (const auto *Stages :
+       {&Options.BuildStages, &Options.DeviceStages, &Options.FinalStages})
+    if (Error E = Evaluator.verify(*Stages)) {
+      Tool.error(E);
+      return ExitError;
+    }
+
+  auto Summary = runEval(*Candidates, Options, Evaluator);
+  if (!Summary) {
+    Tool.error(Summary.error());
+    return ExitError;
+  }
+  std::cout << "kevin-eval: " << Summary->Evaluated << " evaluated, "
+            << Summary->Skipped << " already in " << Options.ResultsPath
+            << "\n";
+  std::string Report = executableDirectory() + "/kevin-report";
+  if (!NoReport && ::access(Report.c_str(), X_OK) == 0) {
+    std::cout.flush();
+    SubprocessOptions Run;
+    Run.Argv = {Report, Options.ResultsPath};
+    auto Result = runSubprocess(Run);
+    if (!Result || !Result->succeeded()) {
+      Tool.error(Result ? Error::inFile(Report, Result->describe() + ": " +
+                                                    Result->Stderr)
+                        : Result.error());
+      return ExitError;
+    }
+    std::cout << Result->Stdout;
+  }
+  return ExitClean;
+}

@@ -1,0 +1,178 @@
+//===-- kevin-rollout.cpp - Kevin's multi-turn rollouts -------------------===//
+//
+// `kevin rollout --tasks DIR --policy openai:URL|replay:FILE -m M -n N -o RUN`
+// runs m trajectories of n refinement turns per task against a policy,
+// evaluates every turn through kevin-check, kevin-run and kevin-bench, and
+// appends each turn to RUN/turns.jsonl. The same command resumes a run that
+// was interrupted. See docs/CommandGuide/kevin-rollout.md.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Rollout/Rollout.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Subprocess.h"
+#include "kevin/Support/ToolMain.h"
+#include "kevin/Support/Version.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace kevin;
+
+static std::string defaultPromptFile() {
+  std::string Installed =
+      executableDirectory() + "/../share/kevin/prompts/kevin.toml";
+  if (::access(Installed.c_str(), R_OK) == 0)
+    return Installed;
+  return std::string(KEVIN_SOURCE_DIR) + "/share/kevin/prompts/kevin.toml";
+}
+
+/// After the loop: rewards and returns (RUN/scored.jsonl), GRPO training rows
+/// (RUN/train.jsonl), the HTML report (RUN/report.html), and the report's
+/// table on stdout, each by the tool a user would run by hand.
+static Error postProcess(const std::string &RunDir) {
+  std::string Dir = executableDirectory();
+  std::string Turns = RunDir + "/turns.jsonl", Scored = RunDir + "/scored.jsonl";
+  std::vector<std::vector<std::string>> Steps = {
+      {Dir + "/kevin-reward", Turns, "-o", Scored},
+      {Dir + "/kevin-grpo", Scored, "--emit", "rows", "-o",
+       RunDir + "/train.jsonl"},
+      {Dir + "/kevin-report", Scored, "--format", "html", "-o",
+       RunDir + "/report.html"},
+      {Dir + "/kevin-report", Scored}};
+  for (const std::vector<std::string> &Step : Steps) {
+    SubprocessOptions Run;
+    Run.Argv = Step;
+    auto Result = runSubprocess(Run);
+    if (!Result)
+      return Result.error();
+    if (!Result->succeeded())
+      return Error::inFile(Step.front(), Result->describe() + ": " +
+                                             Result->Stderr);
+    std::cout << Result->Stdout;
+  }
+  std::cout << "training rows: " << RunDir << "/train.jsonl\n"
+            << "report: " << RunDir << "/report.html\n";
+  return Error::success();
+}
+
+static std::vector<std::string> splitList(const std::string &List) {
+  std::vector<std::string> Items;
+  std::stringstream In(List);
+  std::string Item;
+  while (std::getline(In, Item, ','))
+    if (!Item.empty())
+      Items.push_back(Item);
+  return Items;
+}
+
+int main(int Argc, char **Argv) {
+  ToolContext Tool("kevin-rollout");
+  CLI::App App("Kevin-style multi-turn rollouts against a policy", "kevin-rollout");
+  RolloutOptions Options;
+  std::string TasksDir, PolicySpec, PromptFile = defaultPromptFile();
+  std::vector<std::string> OnlyTasks;
+  std::string Stages = "check,run,bench";
+  OpenAIOptions Http;
+  double StageTimeout = 1800;
+  bool NoPost = false;
+  App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
+      ->required();
+  App.add_option("--task", OnlyTasks,
+                 "Only this task id (path under --tasks without .py); repeatable");
+  App.add_option("--policy", PolicySpec, "openai:URL or replay:FILE")->required();
+  App.add_option("--model", Options.Model, "Model name sent to the server");
+  App.add_option("-m,--trajectories", Options.Trajectories,
+                 "Parallel trajectories per task (m)")
+      ->check(CLI::PositiveNumber);
+  App.add_option("-n,--turns", Options.Turns, "Refinement turns per trajectory (n)")
+      ->check(CLI::PositiveNumber);
+  App.add_option("-o,--output", Options.RunDir,
+                 "Run directory (turns.jsonl, train.jsonl, report.html)")
+      ->required();
+  App.add_option("--device", Options.Device, "cpu, cuda or cuda:N");
+  App.add_option("--prompts", PromptFile, "Prompt templates (TOML)");
+  App.add_option("--temperature", Options.Temperature, "Sampling temperature");
+  App.add_option("--top-p", Options.TopP, "Nucleus sampling");
+  App.add_option("--max-tokens", Options.MaxTokens, "Completion token limit");
+  App.add_flag("--logprobs", Options.Logprobs,
+               "Ask the server for token ids and logprobs");
+  App.add_option("--context-budget", Options.ContextBudgetTokens,
+                 "Prompt budget in tokens (characters / 4); oldest attempts "
+                 "are dropped first; 0 = no limit");
+  App.add_option("-j,--jobs", Options.Jobs, "Trajectories advanced at once")
+      ->check(CLI::PositiveNumber);
+  App.add_option("--max-in-flight", Options.MaxInFlight,
+                 "Policy requests at once")
+      ->check(CLI::PositiveNumber);
+  App.add_option("--eval-jobs", Options.EvalJobs, "Evaluations at once")
+      ->check(CLI::PositiveNumber);
+  App.add_option("--stages", Stages,
+                 "Evaluation stages, comma-separated (check,run,bench)");
+  App.add_option("--stage-timeout", StageTimeout,
+                 "Seconds one stage may take on one turn");
+  App.add_flag("--no-post", NoPost,
+               "Skip rewards, training rows and the report after the run");
+  App.add_option("--api-key", Http.ApiKey,
+                 "API key (default: $OPENAI_API_KEY)");
+  App.add_option("--request-timeout", Http.TimeoutSeconds,
+                 "Seconds one policy request may take");
+  App.add_option("--retries", Http.MaxRetries,
+                 "Retries on 429, 5xx and connection errors");
+  App.add_option("--backoff", Http.BackoffSeconds,
+                 "First retry delay in seconds (doubles each retry)");
+  if (auto Exit = parseCommandLine(App, Argc, Argv))
+    return *Exit;
+
+  if (Http.ApiKey.empty())
+    if (const char *Key = std::getenv("OPENAI_API_KEY"))
+      Http.ApiKey = Key;
+  auto Tasks = findTasks(TasksDir, OnlyTasks);
+  if (!Tasks) {
+    Tool.error(Tasks.error());
+    return ExitError;
+  }
+  if (Tasks->empty()) {
+    Tool.error(Error::inFile(TasksDir, "no tasks (*.py) found"));
+    return ExitError;
+  }
+  Options.Tasks = std::move(*Tasks);
+  auto Templates = loadPromptTemplates(PromptFile, Options.Device);
+  if (!Templates) {
+    Tool.error(Templates.error());
+    return ExitError;
+  }
+  auto ThePolicy = makePolicy(PolicySpec, Http);
+  if (!ThePolicy) {
+    Tool.error(ThePolicy.error());
+    return ExitError;
+  }
+  for (const std::string &Stage : splitList(Stages))
+    Options.Stages.push_back(
+        Stage == "check" ? makeStage(Stage)
+                         : makeStage(Stage, {"--device", Options.Device}));
+  PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
+  if (Error E = Evaluator.verify(Options.Stages)) {
+    Tool.error(E);
+    return ExitError;
+  }
+
+  auto Summary = runRollout(Options, *Templates, **ThePolicy, Evaluator);
+  if (!Summary) {
+    Tool.error(Summary.error());
+    return ExitError;
+  }
+  std::cout << "kevin-rollout: " << Summary->TurnsRun << " turns run, "
+            << Summary->TurnsResumed << " resumed, " << Summary->TurnsCorrect
+            << "/" << Summary->TurnsTotal << " correct; log: "
+            << Options.RunDir << "/turns.jsonl\n";
+  if (!NoPost) {
+    std::cout.flush();
+    if (Error E = postProcess(Options.RunDir)) {
+      Tool.error(E);
+      return ExitError;
+    }
+  }
+  return ExitClean;
+}

@@ -1,0 +1,78 @@
+//===-- StatisticsTest.cpp - tests for kevin/Bench/Statistics.h ----------===//
+#include "kevin/Bench/Statistics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace kevin;
+
+TEST(StatisticsTest, SummaryOfKnownSamples) {
+  TimingSummary S = summarize({4, 1, 3, 2});
+  EXPECT_EQ(S.Trials, 4u);
+  EXPECT_DOUBLE_EQ(S.Median, 2.5);
+  EXPECT_DOUBLE_EQ(S.Mean, 2.5);
+  EXPECT_DOUBLE_EQ(S.Min, 1);
+  EXPECT_DOUBLE_EQ(S.Max, 4);
+  EXPECT_NEAR(S.Std, std::sqrt(5.0 / 3.0), 1e-12);
+  EXPECT_EQ(summarize({}).Trials, 0u);
+  EXPECT_DOUBLE_EQ(summarize({7}).MedianRelativeStandardError, 1.0);
+}
+
+TEST(StatisticsTest, MedianErrorShrinksWithMoreTrials) {
+  std::mt19937_64 Rng(7);
+  std::normal_distribution<double> Noise(1.0, 0.05);
+  std::vector<double> Small, Large;
+  for (int I = 0; I < 20; ++I)
+    Small.push_back(Noise(Rng));
+  for (int I = 0; I < 2000; ++I)
+    Large.push_back(Noise(Rng));
+  double SmallRse = summarize(Small).MedianRelativeStandardError;
+  double LargeRse = summarize(Large).MedianRelativeStandardError;
+  EXPECT_LT(LargeRse, SmallRse);
+  // Asymptotically SE(median) = 1.2533 * sigma / sqrt(n) for normal data.
+  EXPECT_NEAR(LargeRse, 1.2533 * 0.05 / std::sqrt(2000.0), 0.0008);
+  // Constant samples have no error at all.
+  EXPECT_DOUBLE_EQ(summarize(std::vector<double>(10, 3.0)).MedianRelativeStandardError, 0);
+}
+
+TEST(StatisticsTest, SpeedupIsRatioOfMediansWithInterval) {
+  std::vector<double> Ref, Cand;
+  std::mt19937_64 Rng(3);
+  std::normal_distribution<double> R(2.0, 0.02), C(1.0, 0.01);
+  for (int I = 0; I < 200; ++I) {
+    Ref.push_back(R(Rng));
+    Cand.push_back(C(Rng));
+  }
+  SpeedupEstimate E = estimateSpeedup(Ref, Cand);
+  EXPECT_NEAR(E.Speedup, 2.0, 0.01);
+  EXPECT_LE(E.Low, E.Speedup);
+  EXPECT_GE(E.High, E.Speedup);
+  EXPECT_LT(E.High - E.Low, 0.05);
+  SpeedupEstimate Again = estimateSpeedup(Ref, Cand);
+  EXPECT_DOUBLE_EQ(E.Low, Again.Low) << "fixed seed, same interval";
+  EXPECT_DOUBLE_EQ(estimateSpeedup({}, {1}).Speedup, 0);
+}
+
+TEST(StatisticsTest, StoppingRule) {
+  StoppingRule Rule;
+  Rule.MinTrials = 5;
+  Rule.MaxTrials = 50;
+  Rule.TargetRse = 0.01;
+  Rule.BudgetSeconds = 1;
+  EXPECT_FALSE(Rule.shouldStop({1, 1, 1}, 0));          // too few
+  EXPECT_TRUE(Rule.shouldStop({1, 1, 1, 1, 1}, 0));     // precise enough
+  EXPECT_FALSE(Rule.shouldStop({1, 2, 3, 4, 5, 6}, 0)); // too noisy
+  EXPECT_TRUE(Rule.shouldStop({1, 2, 3, 4, 5, 6}, 2));  // out of time
+  EXPECT_TRUE(Rule.shouldStop(std::vector<double>(50, 1), 0));
+}
+
+TEST(StatisticsTest, ClocksDisagreeOnlyWhenHostSeesMuchMore) {
+  std::vector<double> Device(10, 100e-6);
+  EXPECT_FALSE(clocksDisagree(Device, std::vector<double>(10, 110e-6)));
+  EXPECT_TRUE(clocksDisagree(Device, std::vector<double>(10, 1e-3)));
+  // Tiny kernels: launch overhead alone is not an escape.
+  EXPECT_FALSE(clocksDisagree(std::vector<double>(10, 5e-6),
+                              std::vector<double>(10, 30e-6)));
+}
