@@ -10,6 +10,7 @@
 #include "kevin/Task/LoadInline.h"
 
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 namespace kevin {
@@ -24,13 +25,25 @@ Expected<TaskInfo> loadTaskInfo(const std::string &Path) {
     return M.error().withContext("cannot parse the task file");
   TaskInfo Info;
   Info.Path = Path;
-  for (const auto &[Name, Stmts] : M->moduleBindings()) {
-    bool Imported = false;
-    for (const PyNode *S : Stmts)
-      Imported |= isNode(*S, "Import") || isNode(*S, "ImportFrom");
-    if (!Imported)
-      Info.ReferenceNames.insert(Name);
-  }
+  // Module-scope bindings, including those inside top-level if/for/while/
+  // with/try blocks (tasks pick their sizes under `if PROFILE == ...`).
+  std::function<void(const PyNode &)> Collect = [&](const PyNode &Body) {
+    for (const PyNode &S : Body) {
+      if (!isNode(S, "Import") && !isNode(S, "ImportFrom"))
+        for (const std::string &Name : PythonModule::boundNames(S))
+          Info.ReferenceNames.insert(Name);
+      if (isNode(S, "FunctionDef") || isNode(S, "AsyncFunctionDef") ||
+          isNode(S, "ClassDef"))
+        continue;
+      for (const char *Key : {"body", "orelse", "finalbody"})
+        if (S.contains(Key) && S[Key].is_array())
+          Collect(S[Key]);
+      if (S.contains("handlers"))
+        for (const PyNode &H : S["handlers"])
+          Collect(H["body"]);
+    }
+  };
+  Collect(M->body());
   return Info;
 }
 

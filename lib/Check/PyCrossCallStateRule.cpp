@@ -35,11 +35,8 @@ public:
                                           "forward path");
         else if (T == "Yield" || T == "YieldFrom")
           Ctx.Sink.report(id(), Ctx.M.locate(N), "generator in the forward path");
-        else if ((T == "Attribute" || T == "Subscript") && N["ctx"] == "Store" &&
-                 rootName(N) == "self")
-          Ctx.Sink.report(id(), Ctx.M.locate(N),
-                          "store into self in the forward path (state kept "
-                          "across calls)");
+        else if (T == "Assign" || T == "AugAssign" || T == "AnnAssign")
+          checkStore(Ctx, N);
         else if (T == "Call" && isNode(N["func"], "Attribute")) {
           std::string Root = rootName(N["func"]["value"]);
           std::string Method = N["func"]["attr"].get<std::string>();
@@ -54,6 +51,39 @@ public:
         }
         return true;
       });
+    }
+  }
+
+private:
+  // A store into self keeps state across calls. A plain assignment of a
+  // fresh allocation (a lazily grown workspace, FP-15) is only a warning:
+  // the runtime fresh-input checks decide whether it is reused as a result.
+  void checkStore(PyRuleContext &Ctx, const PyNode &Stmt) const {
+    std::vector<const PyNode *> Targets;
+    if (isNode(Stmt, "Assign"))
+      for (const PyNode &T : Stmt["targets"])
+        Targets.push_back(&T);
+    else
+      Targets.push_back(&Stmt["target"]);
+    const PyNode &Value = Stmt["value"];
+    bool Allocation = isNode(Stmt, "Assign") && isNode(Value, "Call") &&
+                      Ctx.P.matches("forward_torch_calls",
+                                    Ctx.M.qualifiedName(Value["func"])) &&
+                      Ctx.M.qualifiedName(Value["func"]).find("empty") !=
+                          std::string::npos;
+    for (const PyNode *T : Targets) {
+      if (!(isNode(*T, "Attribute") || isNode(*T, "Subscript")) ||
+          rootName(*T) != "self")
+        continue;
+      if (Allocation)
+        Ctx.Sink.report(id(), Ctx.M.locate(*T),
+                        "workspace allocated into self in the forward path "
+                        "(state kept across calls)",
+                        "", Severity::Warning);
+      else
+        Ctx.Sink.report(id(), Ctx.M.locate(*T),
+                        "store into self in the forward path (state kept "
+                        "across calls)");
     }
   }
 };

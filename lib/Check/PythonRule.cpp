@@ -13,7 +13,8 @@
 namespace kevin {
 
 void FindingSink::report(const std::string &Rule, SourceLocation Loc,
-                         std::string Message, std::string Hint) {
+                         std::string Message, std::string Hint,
+                         Severity MaxSeverity) {
   if (!P.enabled(Rule))
     return;
   const RuleInfo *Info = findRule(Rule);
@@ -21,6 +22,8 @@ void FindingSink::report(const std::string &Rule, SourceLocation Loc,
   F.Rule = Rule;
   F.CatalogId = Info ? Info->CatalogId : "";
   F.Sev = P.severity(Rule);
+  if (MaxSeverity == Severity::Warning)
+    F.Sev = Severity::Warning;
   F.Loc = std::move(Loc);
   F.Message = std::move(Message);
   F.Hint = !Hint.empty() ? std::move(Hint) : (Info ? Info->Hint : "");

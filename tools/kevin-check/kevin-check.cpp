@@ -186,7 +186,7 @@ int runPipeline(ToolContext &Ctx, const Options &O, const Policy &P,
       Ctx.error(Result.error());
       return ExitError;
     }
-    AnyFindings |= !Result->Findings.empty();
+    AnyFindings |= hasErrors(Result->Findings);
     Json Out = R.Value;
     Out["check"] = sectionFor(*Result, P);
     Writer.write(Out);
@@ -268,7 +268,7 @@ int main(int Argc, char **Argv) {
       }
       Result = std::move(*R);
     }
-    AnyFindings |= !Result.Findings.empty();
+    AnyFindings |= hasErrors(Result.Findings);
     if (O.Format == "json") {
       Json Out = Json::object();
       Out["file"] = Path;

@@ -28,9 +28,10 @@ class FindingSink {
 public:
   explicit FindingSink(const Policy &P) : P(P) {}
   /// Reports a finding of Rule (an id from the catalog) unless the policy
-  /// switches the rule off.
+  /// switches the rule off. MaxSeverity caps the policy's severity (a rule
+  /// reports its grey-zone cases as warnings).
   void report(const std::string &Rule, SourceLocation Loc, std::string Message,
-              std::string Hint = "");
+              std::string Hint = "", Severity MaxSeverity = Severity::Error);
   std::vector<Finding> &findings() { return Findings; }
 
 private:

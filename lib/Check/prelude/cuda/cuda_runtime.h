@@ -1,6 +1,8 @@
 // kevin's declaration subset of the CUDA runtime API (see kevin_cuda_prelude.h).
 #pragma once
 #include <stddef.h>
+#include <math.h>
+#include <cmath>
 #ifndef __host__
 #define __host__
 #define __device__
@@ -51,7 +53,13 @@ struct cudaDeviceProp {
   int memoryClockRate; int memoryBusWidth; int persistingL2CacheMaxSize;
 };
 struct cudaFuncAttributes { size_t sharedSizeBytes; int maxThreadsPerBlock; int numRegs; };
-union cudaLaunchAttributeValue { int val; };
+enum cudaAccessProperty { cudaAccessPropertyNormal = 0, cudaAccessPropertyStreaming = 1,
+                          cudaAccessPropertyPersisting = 2 };
+struct cudaAccessPolicyWindow {
+  void *base_ptr; size_t num_bytes; float hitRatio;
+  cudaAccessProperty hitProp; cudaAccessProperty missProp;
+};
+union cudaLaunchAttributeValue { int val; cudaAccessPolicyWindow accessPolicyWindow; };
 typedef union cudaLaunchAttributeValue cudaStreamAttrValue;
 enum cudaStreamAttrID { cudaStreamAttributeAccessPolicyWindow = 1 };
 #define cudaStreamDefault 0x00

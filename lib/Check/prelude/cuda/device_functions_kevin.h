@@ -1,15 +1,20 @@
 // Device intrinsics of the CUDA toolkit (kevin's declaration subset).
 #pragma once
+// Device versions of the C math library and CUDA's device functions, from
+// clang's own CUDA headers (they call libdevice's __nv_* declarations).
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 11050
+#endif
+#include <limits.h>
+#include <__clang_cuda_math_forward_declares.h>
+#include <__clang_cuda_libdevice_declares.h>
+#include <__clang_cuda_device_functions.h>
+#include <__clang_cuda_math.h>
 #ifndef warpSize
 #define warpSize 32
 #endif
 __device__ void __syncthreads(void);
-__device__ int __syncthreads_count(int);
-__device__ int __syncthreads_and(int);
-__device__ int __syncthreads_or(int);
 __device__ void __syncwarp(unsigned = 0xffffffffu);
-__device__ void __threadfence(void);
-__device__ void __threadfence_block(void);
 __device__ unsigned __activemask(void);
 __device__ unsigned __ballot_sync(unsigned, int);
 __device__ int __all_sync(unsigned, int);
@@ -38,38 +43,4 @@ __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);
 __device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
 __device__ int atomicAnd(int *, int);
 __device__ int atomicOr(int *, int);
-__device__ float __expf(float);
-__device__ float __logf(float);
-__device__ float __log2f(float);
-__device__ float __powf(float, float);
-__device__ float __sinf(float);
-__device__ float __cosf(float);
-__device__ float __tanf(float);
-__device__ float __fdividef(float, float);
-__device__ float __frcp_rn(float);
-__device__ float __fsqrt_rn(float);
-__device__ float __frsqrt_rn(float);
-__device__ float __fmaf_rn(float, float, float);
-__device__ float __fadd_rn(float, float);
-__device__ float __fmul_rn(float, float);
-__device__ float __saturatef(float);
-__device__ float __int_as_float(int);
-__device__ int __float_as_int(float);
-__device__ unsigned __float_as_uint(float);
-__device__ float __uint_as_float(unsigned);
-__device__ int __float2int_rn(float);
-__device__ int __float2int_rz(float);
-__device__ long long __double_as_longlong(double);
-__device__ double __longlong_as_double(long long);
-__device__ int __clz(int);
-__device__ int __popc(unsigned);
-__device__ int __ffs(int);
-__device__ int __mul24(int, int);
-__device__ int __umulhi(unsigned, unsigned);
-__device__ float rsqrtf(float);
-__device__ double rsqrt(double);
-__device__ float normcdff(float);
-__device__ float erfinvf(float);
-__device__ long long clock64(void);
-__device__ int clock(void);
 __device__ void __nanosleep(unsigned);
