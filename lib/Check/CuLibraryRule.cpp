@@ -39,7 +39,10 @@ public:
   explicit Visitor(CudaRuleContext &Ctx) : Ctx(Ctx) {}
 
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
-    check(E->getDecl(), E->getLocation());
+    // Functions (called or taken by address); library types and enum
+    // constants alone do no work.
+    if (llvm::isa<clang::FunctionDecl>(E->getDecl()))
+      check(E->getDecl(), E->getLocation());
     return true;
   }
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E) {
@@ -47,7 +50,8 @@ public:
     return true;
   }
   bool VisitMemberExpr(clang::MemberExpr *E) {
-    check(E->getMemberDecl(), E->getMemberLoc());
+    if (llvm::isa<clang::FunctionDecl>(E->getMemberDecl()))
+      check(E->getMemberDecl(), E->getMemberLoc());
     return true;
   }
 

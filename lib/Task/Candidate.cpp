@@ -159,7 +159,9 @@ Expected<CandidateSource> extractPythonBlock(const std::string &Response,
     if (T.rfind("```", 0) != 0 && T.rfind("~~~", 0) != 0)
       continue;
     std::string Marker = T.substr(0, 3);
-    std::string Info = lowered(trimmed(T.substr(T.find_first_not_of(Marker[0]))));
+    size_t InfoStart = T.find_first_not_of(Marker[0]);
+    std::string Info =
+        InfoStart == std::string::npos ? "" : lowered(trimmed(T.substr(InfoStart)));
     unsigned Close = I + 1;
     while (Close < Visible.size() && trimmed(Visible[Close]).rfind(Marker, 0) != 0)
       ++Close;

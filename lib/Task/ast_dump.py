@@ -76,7 +76,8 @@ def _string_map(lines, node):
             continue
         row, col = tok.start
         line = node.lineno + row - 1
-        col = col - 1 + (start_char if row == 1 else 0)
+        if row == 1:  # the first row carries the "(" added above
+            col = col - 1 + start_char
         s = tok.string
         i = 0
         while s[i] not in "'\"":

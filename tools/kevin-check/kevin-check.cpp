@@ -155,20 +155,20 @@ int runPipeline(ToolContext &Ctx, const Options &O, const Policy &P,
       Path = V["candidate_path"].get<std::string>();
       Expected<std::string> File = readCandidateFile(Path);
       if (!File) {
-        Ctx.error(File.error().withContext("record '" + describeRecord(R) + "'"));
+        Ctx.error(File.error().withContext(describeRecord(R)));
         return ExitError;
       }
       Text = *File;
     } else if (V.contains("code") && V["code"].is_string()) {
       Text = V["code"].get<std::string>();
-      Path = "<record " + describeRecord(R) + ">";
+      Path = "<" + describeRecord(R) + ">";
     } else if (V.contains("response") && V["response"].is_string()) {
       Text = V["response"].get<std::string>();
-      Path = "<record " + describeRecord(R) + ">";
+      Path = "<" + describeRecord(R) + ">";
       Response = true;
     } else {
-      Ctx.error(Error::at(R.Origin, "record '" + describeRecord(R) +
-                                        "': missing required field "
+      Ctx.error(Error::at(R.Origin, describeRecord(R) +
+                                        ": missing required field "
                                         "'candidate_path', 'code' or "
                                         "'response'"));
       return ExitError;
