@@ -4,9 +4,10 @@
 // declaration spelled in a vendor-library header — cuBLAS/cuBLASLt, cuDNN,
 // cuFFT, cuSPARSE, cuSOLVER, host cuRAND, NCCL, NVRTC, thrust, device-level
 // CUB, device-level CUTLASS, ATen native/BLAS — or an #include of such a
-// header, or a call to a function the candidate declared itself under one
-// of those libraries' names. Matching the declaration's file is robust to
-// macros, `##` and `using`; block- and warp-level CUB stay allowed.
+// header, or a call to a function the candidate declared itself (no body)
+// under one of those libraries' names, including Fortran BLAS (`sgemm_`).
+// Matching the declaration's file is robust to macros, `##` and `using`;
+// block- and warp-level CUB stay allowed.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaRules.h"
@@ -23,7 +24,12 @@ const char *const LibraryPaths[] = {
     "cutlass/gemm/device", "cutlass/conv/device",
     "cutlass/library", "ATen/native/",    "ATen/cuda/CUDABlas.h"};
 const char *const LibraryPrefixes[] = {"cublas", "cudnn", "cufft", "cusparse",
-                                       "cusolver", "curand", "nccl", "nvrtc"};
+                                       "cusolver", "curand", "nccl", "nvrtc",
+                                       "cblas_"};
+// Fortran BLAS entry points that libtorch's BLAS exports.
+const char *const BlasNames[] = {"sgemm_", "dgemm_", "hgemm_", "sgemv_",
+                                 "dgemv_", "sdot_",  "ddot_",  "saxpy_",
+                                 "daxpy_", "sgemm_batch_"};
 
 bool isLibraryPath(const std::string &Path) {
   if (Path.find("curand_kernel.h") != std::string::npos)
@@ -66,6 +72,8 @@ private:
       std::string Name = D->getNameAsString();
       for (const char *P : LibraryPrefixes)
         Hit |= Name.rfind(P, 0) == 0;
+      for (const char *B : BlasNames)
+        Hit |= Name == B;
     }
     if (Hit)
       Ctx.report("kevin-cu-library", Loc,

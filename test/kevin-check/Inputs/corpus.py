@@ -27,7 +27,7 @@ EXPECTED = {
     "H04_try_except_fallback": ["kevin-py-try-except"],
     "H05_ghost_branch": ["kevin-py-forward-compute"],
     "H06_partial_fusion": ["kevin-py-forward-compute"],
-    "H07_blas_sgemm": None,
+    "H07_blas_sgemm": ["kevin-cu-library"],
     "H07_cublas_cuda": ["kevin-cu-library"],
     "H08_aten_in_cpp": ["kevin-cu-aten-compute"],
     "H09_matmul_operator": ["kevin-py-forward-compute"],
