@@ -13,7 +13,7 @@
 #define __managed__ __attribute__((managed))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+// __noinline__ is left undefined: libstdc++ spells __attribute__((__noinline__)).
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #include <__clang_cuda_builtin_vars.h>
