@@ -17,3 +17,5 @@
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #include <__clang_cuda_builtin_vars.h>
+// nvcc force-includes cuda_runtime.h; torch/types.h comes first in cuda.cu.
+#include <cuda_runtime.h>
