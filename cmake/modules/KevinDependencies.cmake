@@ -122,6 +122,19 @@ if(NOT KEVIN_PYTHON_VERSION)
     OUTPUT_VARIABLE KEVIN_PYTHON_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 endif()
 
+#--- Embedded CPython (kevin-check's Python parser; no torch needed) ----------
+# The torch branch above finds it when torch is there; otherwise find it alone.
+if(NOT TARGET Python3::Python)
+  set(Python3_EXECUTABLE ${KEVIN_PYTHON})
+  find_package(Python3 COMPONENTS Interpreter Development.Embed QUIET)
+endif()
+if(TARGET Python3::Python)
+  set(KEVIN_HAS_PYTHON ON)
+else()
+  set(KEVIN_HAS_PYTHON OFF)
+  message(STATUS "kevin: CPython development files not found; lib/Task and kevin-check are skipped")
+endif()
+
 #--- nvcc ----------------------------------------------------------------------
 set(_kevin_cuda_found OFF)
 if(NOT KEVIN_ENABLE_CUDA STREQUAL "OFF" AND KEVIN_ENABLE_CUDA)

@@ -1,0 +1,121 @@
+//===-- kevin/Check/CudaRule.h - rules over the Clang AST -------*- C++ -*-===//
+//
+// The C++/CUDA side of the checker. For each load_inline call kevin builds
+// the translation units load_inline would write (main.cpp: the torch
+// extension header, cpp_sources and the generated binding of `functions`;
+// cuda.cu: the implicit headers and cuda_sources), parses them in memory
+// with Clang 14 as C++ and as host-side CUDA, and runs one rule class per
+// KEVIN-CU rule over the AST. Rules match resolved declarations, never
+// spellings, so macros, `##` pasting and aliases are seen through
+// (KEVIN-CU-011). Every location maps back to the .py line and column of
+// the string literal that produced it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_CHECK_CUDARULE_H
+#define KEVIN_CHECK_CUDARULE_H
+
+#include "kevin/Check/Checker.h"
+#include "kevin/Check/PythonRule.h"
+#include "kevin/Task/LoadInline.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// One translation unit load_inline would compile.
+struct CudaUnit {
+  std::string FileName; ///< `main.cpp` or `cuda.cu`
+  bool IsCuda = false;
+  MappedText Text;      ///< The whole TU, each byte mapped into the .py.
+  /// Byte ranges [begin, end) of Text that come from the candidate's
+  /// sources (the rest is what load_inline adds).
+  std::vector<std::pair<size_t, size_t>> UserRanges;
+  const LoadInlineCall *Call = nullptr;
+};
+
+/// An #include directive of a TU, as written.
+struct IncludeRecord {
+  std::string Name;
+  clang::SourceLocation Loc;
+  bool Angled = false;
+};
+
+/// What a rule sees of one parsed translation unit.
+struct CudaRuleContext {
+  clang::ASTContext &AST;
+  const CudaUnit &Unit;
+  const PythonModule &M;
+  const Policy &P;
+  FindingSink &Sink;
+  /// The names listed in `functions=` for this extension.
+  const std::vector<std::pair<std::string, const PyNode *>> &Exported;
+  /// Every #include the preprocessor saw (headers included).
+  const std::vector<IncludeRecord> &Includes;
+
+  const clang::SourceManager &sourceManager() const {
+    return AST.getSourceManager();
+  }
+  /// True when Loc (after macro argument spelling) is in the candidate's
+  /// own text rather than in a header or a macro body from a header.
+  bool isUserCode(clang::SourceLocation Loc) const;
+  /// True when the declaration is written in the candidate's own text.
+  bool isUserDecl(const clang::Decl *D) const;
+  /// The .py position of a clang location.
+  SourceLocation locate(clang::SourceLocation Loc) const;
+  /// The path of the file a declaration is spelled in ("" if unknown).
+  std::string declFile(const clang::Decl *D) const;
+  void report(const char *Rule, clang::SourceLocation Loc,
+              std::string Message) const;
+};
+
+/// Facts collected over every TU of one extension, for rules that need the
+/// whole extension (kernels and launches may sit in either TU).
+struct ExtensionFacts {
+  /// Functions defined in the candidate whose body writes memory (a store
+  /// through a pointer, reference or accessor, an atomic, or store PTX).
+  std::set<std::string> Writers;
+  /// Kernels defined in the candidate.
+  std::set<std::string> Kernels;
+  /// Functions defined in the candidate (by name) that launch a kernel
+  /// directly, and the candidate functions each one calls.
+  std::set<std::string> Launchers;
+  std::map<std::string, std::set<std::string>> Calls;
+  std::set<std::string> Defined;
+};
+
+class CudaRule {
+public:
+  virtual ~CudaRule() = default;
+  virtual const char *id() const = 0;
+  /// Runs over one parsed TU.
+  virtual void check(CudaRuleContext &Ctx) = 0;
+  /// Runs once per extension after every TU, with the extension's facts.
+  virtual void finish(const ExtensionFacts &Facts, const LoadInlineCall &Call,
+                      const PythonModule &M, FindingSink &Sink) {}
+};
+
+/// Every CUDA rule, in catalog order (fresh instances: rules may keep state
+/// across the TUs of one extension).
+std::vector<std::unique_ptr<CudaRule>> createCudaRules();
+
+/// Collects ExtensionFacts from one TU.
+void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);
+
+/// Builds and parses the TUs of every load_inline call and runs the CUDA
+/// rules. Returns which parser gave the verdict ("lean", "full", "none").
+Expected<std::string> checkExtensions(const PythonModule &M,
+                                      const PythonFacts &Facts,
+                                      const Policy &P,
+                                      const CheckOptions &Options,
+                                      FindingSink &Sink);
+
+} // namespace kevin
+
+#endif // KEVIN_CHECK_CUDARULE_H

@@ -1,0 +1,52 @@
+//===-- kevin/Check/Finding.h - findings and the rule catalog ---*- C++ -*-===//
+//
+// A finding is one rule violation at a position in the original candidate
+// file. Every rule has a descriptive id (`kevin-py-try-except`), the id of
+// the catalog entry it implements (KEVIN-PY-003 in ANTI-HACKING.md §6), a
+// one-line summary and, where one exists, a one-line fix hint.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_CHECK_FINDING_H
+#define KEVIN_CHECK_FINDING_H
+
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// A rule of the checker.
+struct RuleInfo {
+  const char *Id;        ///< `kevin-py-try-except`
+  const char *CatalogId; ///< `KEVIN-PY-003`
+  const char *Summary;   ///< What the rule rejects, lowercase.
+  const char *Hint;      ///< A one-line fix hint, or "".
+  bool NeedsClang;       ///< True for rules over the Clang AST.
+};
+
+/// Every implemented rule, in catalog order.
+const std::vector<RuleInfo> &ruleCatalog();
+/// The rule with this id, or null.
+const RuleInfo *findRule(const std::string &Id);
+
+/// One violation.
+struct Finding {
+  std::string Rule;
+  std::string CatalogId;
+  Severity Sev = Severity::Error;
+  SourceLocation Loc;
+  std::string Message;
+  std::string Hint;
+};
+
+/// `file:line:col: error: message [rule]` and, when there is a hint,
+/// a second line `file:line:col: note: hint`.
+std::string formatFinding(const Finding &F);
+/// The JSON form of a finding (the `check.findings` items of a record).
+Json findingToJson(const Finding &F);
+
+} // namespace kevin
+
+#endif // KEVIN_CHECK_FINDING_H

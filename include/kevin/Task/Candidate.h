@@ -1,0 +1,48 @@
+//===-- kevin/Task/Candidate.h - the text of a candidate --------*- C++ -*-===//
+//
+// A candidate is the Python file a policy produced: either a `.py` in
+// KernelBench `ModelNew` form or a raw model response (markdown or text) from
+// which the final fenced python block is taken, skipping `<think>` sections.
+// The candidate remembers how many lines precede the code in the original
+// file, so that every diagnostic points into the file the user gave.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_TASK_CANDIDATE_H
+#define KEVIN_TASK_CANDIDATE_H
+
+#include "kevin/Support/Error.h"
+
+#include <string>
+#include <string_view>
+
+namespace kevin {
+
+/// Python source text and where it came from.
+struct CandidateSource {
+  std::string Path;        ///< The original file, for diagnostics.
+  std::string Text;        ///< The Python code.
+  unsigned LineOffset = 0; ///< Lines of the original file before Text.
+};
+
+/// The largest candidate kevin reads (bytes); larger inputs are an error.
+constexpr size_t MaxCandidateBytes = 16u << 20;
+
+/// True when Text is well-formed UTF-8; otherwise ErrorOffset is set to the
+/// first bad byte.
+bool isValidUtf8(std::string_view Text, size_t &ErrorOffset);
+
+/// Checks a candidate text (UTF-8, size) read from Path.
+Error validateCandidateText(const std::string &Text, const std::string &Path);
+
+/// Reads a file as a candidate text ("-" is stdin).
+Expected<std::string> readCandidateFile(const std::string &Path);
+
+/// Takes the final fenced python block of a model response. `<think>`
+/// sections are ignored; blocks tagged `python`/`py` are preferred, an
+/// untagged block is taken when no tagged one exists.
+Expected<CandidateSource> extractPythonBlock(const std::string &Response,
+                                             const std::string &Path);
+
+} // namespace kevin
+
+#endif // KEVIN_TASK_CANDIDATE_H

@@ -1,0 +1,58 @@
+//===-- CuNoKernelRule.cpp - kevin-cu-no-kernel (KEVIN-CU-001) ------------===//
+//
+// The extension defines at least one __global__ kernel whose body (or a
+// candidate function it calls) stores through a pointer, reference or
+// accessor, uses an atomic, or issues store PTX. A kernel that writes
+// nothing cannot be the computation; an extension without a kernel is a
+// PyTorch or library wrapper.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaRules.h"
+
+namespace kevin {
+namespace {
+
+bool reachesWriter(const ExtensionFacts &Facts, const std::string &From) {
+  std::set<std::string> Seen = {From};
+  std::vector<std::string> Work = {From};
+  while (!Work.empty()) {
+    std::string F = Work.back();
+    Work.pop_back();
+    if (Facts.Writers.count(F))
+      return true;
+    auto It = Facts.Calls.find(F);
+    if (It == Facts.Calls.end())
+      continue;
+    for (const std::string &C : It->second)
+      if (Seen.insert(C).second)
+        Work.push_back(C);
+  }
+  return false;
+}
+
+class NoKernelRule : public CudaRule {
+public:
+  const char *id() const override { return "kevin-cu-no-kernel"; }
+  void check(CudaRuleContext &) override {}
+  void finish(const ExtensionFacts &Facts, const LoadInlineCall &Call,
+              const PythonModule &M, FindingSink &Sink) override {
+    if (Facts.Kernels.empty()) {
+      Sink.report(id(), M.locate(*Call.Call),
+                  "the extension defines no __global__ kernel");
+      return;
+    }
+    for (const std::string &K : Facts.Kernels)
+      if (reachesWriter(Facts, K))
+        return;
+    Sink.report(id(), M.locate(*Call.Call),
+                "no __global__ kernel of the extension writes memory");
+  }
+};
+
+} // namespace
+
+std::unique_ptr<CudaRule> createNoKernelRule() {
+  return std::make_unique<NoKernelRule>();
+}
+
+} // namespace kevin

@@ -1,0 +1,402 @@
+//===-- CudaCheck.cpp - parse load_inline's translation units -------------===//
+//
+// Builds main.cpp and cuda.cu as load_inline would, maps kevin's CUDA and
+// torch preludes into an in-memory file system, parses each TU with
+// libTooling (clang 14, host-side CUDA without a CUDA install) and runs the
+// CUDA rules in the AST consumer. The lean prelude (a declaration subset of
+// torch) is tried first; when it cannot parse a TU and the real torch
+// headers are there, the TU is parsed again against them. A TU that neither
+// parses is a kevin-cu-parse-failure finding, never a pass.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Check/CudaRule.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <cctype>
+#include <functional>
+#include <sys/stat.h>
+
+namespace kevin {
+
+namespace {
+
+struct PreludeFile {
+  const char *Path;
+  const char *Text;
+};
+
+const PreludeFile PreludeFiles[] = {
+#include "Prelude.inc"
+};
+
+const char *const PreludeRoot = "/kevin-prelude/";
+const char *const UnitRoot = "/kevin-tu/";
+
+SourceLocation locateIn(const clang::SourceManager &SM, const CudaUnit &Unit,
+                        const PythonModule &M, clang::SourceLocation Loc) {
+  SourceLocation Anchor = M.locate(*Unit.Call->Call);
+  if (Loc.isInvalid())
+    return Anchor;
+  Loc = SM.getFileLoc(Loc);
+  clang::FileID F = SM.getFileID(Loc);
+  while (F != SM.getMainFileID()) {
+    clang::SourceLocation Include = SM.getIncludeLoc(F);
+    if (Include.isInvalid())
+      return Anchor;
+    Loc = SM.getFileLoc(Include);
+    F = SM.getFileID(Loc);
+  }
+  auto [Line, Col] = Unit.Text.origin(SM.getFileOffset(Loc));
+  if (Line == 0)
+    return Anchor;
+  return M.locate(Line, Col);
+}
+
+// Collects the first error of a parse, positioned in the .py.
+class ErrorCollector : public clang::DiagnosticConsumer {
+public:
+  ErrorCollector(const CudaUnit &Unit, const PythonModule &M)
+      : Unit(Unit), M(M) {}
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < clang::DiagnosticsEngine::Error || Failed)
+      return;
+    Failed = true;
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    Message = std::string(Text.str());
+    if (Info.hasSourceManager())
+      Where = locateIn(Info.getSourceManager(), Unit, M, Info.getLocation());
+    else
+      Where = M.locate(*Unit.Call->Call);
+  }
+  bool Failed = false;
+  std::string Message;
+  SourceLocation Where;
+
+private:
+  const CudaUnit &Unit;
+  const PythonModule &M;
+};
+
+class IncludeRecorder : public clang::PPCallbacks {
+public:
+  explicit IncludeRecorder(std::vector<IncludeRecord> &Out) : Out(Out) {}
+  void InclusionDirective(clang::SourceLocation HashLoc,
+                          const clang::Token &, llvm::StringRef FileName,
+                          bool IsAngled, clang::CharSourceRange,
+                          const clang::FileEntry *, llvm::StringRef,
+                          llvm::StringRef, const clang::Module *,
+                          clang::SrcMgr::CharacteristicKind) override {
+    Out.push_back({FileName.str(), HashLoc, IsAngled});
+  }
+
+private:
+  std::vector<IncludeRecord> &Out;
+};
+
+class Consumer : public clang::ASTConsumer {
+public:
+  explicit Consumer(std::function<void(clang::ASTContext &)> Run)
+      : Run(std::move(Run)) {}
+  void HandleTranslationUnit(clang::ASTContext &AST) override { Run(AST); }
+
+private:
+  std::function<void(clang::ASTContext &)> Run;
+};
+
+class Action : public clang::ASTFrontendAction {
+public:
+  Action(std::function<void(clang::ASTContext &)> Run,
+         std::vector<IncludeRecord> &Includes)
+      : Run(std::move(Run)), Includes(Includes) {}
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeRecorder>(Includes));
+    return std::make_unique<Consumer>(Run);
+  }
+
+private:
+  std::function<void(clang::ASTContext &)> Run;
+  std::vector<IncludeRecord> &Includes;
+};
+
+bool directoryExists(const std::string &Path) {
+  struct stat St;
+  return !Path.empty() && ::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode);
+}
+
+std::vector<std::string> commandLine(const CudaUnit &Unit, bool Lean,
+                                     const CheckOptions &Options,
+                                     const std::string &ExtensionName) {
+  std::vector<std::string> Args = {
+      "clang++", "-fsyntax-only", "-std=c++17", "-w", "-ferror-limit=20",
+      "-fno-caret-diagnostics",
+      "-resource-dir=" KEVIN_CLANG_RESOURCE_DIR,
+      "-DTORCH_EXTENSION_NAME=" + ExtensionName,
+      "-DTORCH_API_INCLUDE_EXTENSION_H"};
+  if (Unit.IsCuda) {
+    for (const char *A : {"-x", "cuda", "--cuda-host-only", "-nocudainc",
+                          "-nocudalib", "-Wno-unknown-cuda-version"})
+      Args.push_back(A);
+    Args.push_back("-include");
+    Args.push_back(std::string(PreludeRoot) + "kevin_cuda_prelude.h");
+  } else {
+    Args.push_back("-x");
+    Args.push_back("c++");
+  }
+  for (const std::string &Dir : Options.ExtraIncludes)
+    Args.push_back("-I" + Dir);
+  Args.push_back("-I" + std::string(PreludeRoot) + "cuda");
+  if (Lean) {
+    Args.push_back("-I" + std::string(PreludeRoot) + "torch");
+  } else {
+    const std::string &T = Options.TorchInclude;
+    Args.push_back("-I" + T);
+    Args.push_back("-I" + T + "/torch/csrc/api/include");
+    Args.push_back("-I" KEVIN_PYTHON_INCLUDE);
+  }
+  Args.push_back(std::string(UnitRoot) + Unit.FileName);
+  return Args;
+}
+
+struct UnitOutcome {
+  bool Failed = false;
+  std::string Message;
+  SourceLocation Where;
+};
+
+UnitOutcome parseUnit(const CudaUnit &Unit, bool Lean,
+                      const CheckOptions &Options,
+                      const std::string &ExtensionName,
+                      const std::function<void(clang::ASTContext &,
+                                               const std::vector<IncludeRecord> &)>
+                          &Run,
+                      const PythonModule &M) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
+      new llvm::vfs::InMemoryFileSystem);
+  Overlay->pushOverlay(Memory);
+  for (const PreludeFile &F : PreludeFiles)
+    Memory->addFile(std::string(PreludeRoot) + F.Path, 0,
+                    llvm::MemoryBuffer::getMemBuffer(F.Text));
+  Memory->addFile(std::string(UnitRoot) + Unit.FileName, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(Unit.Text.text()));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), Overlay));
+  std::vector<IncludeRecord> Includes;
+  auto RunWithIncludes = [&](clang::ASTContext &AST) { Run(AST, Includes); };
+  clang::tooling::ToolInvocation Invocation(
+      commandLine(Unit, Lean, Options, ExtensionName),
+      std::make_unique<Action>(RunWithIncludes, Includes), Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  ErrorCollector Errors(Unit, M);
+  Invocation.setDiagnosticConsumer(&Errors);
+  bool Ok = Invocation.run();
+  UnitOutcome Out;
+  Out.Failed = !Ok || Errors.Failed;
+  Out.Message = Errors.Failed ? Errors.Message : "clang could not run";
+  Out.Where = Errors.Failed ? Errors.Where : M.locate(*Unit.Call->Call);
+  return Out;
+}
+
+bool isIdentifier(const std::string &S) {
+  if (S.empty() || std::isdigit(static_cast<unsigned char>(S[0])))
+    return false;
+  for (char C : S)
+    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
+      return false;
+  return true;
+}
+
+void appendUser(CudaUnit &Unit, const MappedText &Text) {
+  size_t Begin = Unit.Text.text().size();
+  Unit.Text.append(Text);
+  Unit.UserRanges.push_back({Begin, Unit.Text.text().size()});
+}
+
+// The TUs of one load_inline call, as torch.utils.cpp_extension writes them.
+std::vector<CudaUnit>
+buildUnits(const PythonModule &M, const LoadInlineCall &Call,
+           const std::vector<std::pair<std::string, const PyNode *>> &Functions) {
+  std::vector<CudaUnit> Units;
+  unsigned Line = (*Call.Call)["line"].get<unsigned>();
+  unsigned Col = (*Call.Call)["col"].get<unsigned>();
+  auto Resolve = [&](const char *Name) -> std::optional<MappedText> {
+    const PyNode *Arg = Call.argument(Name);
+    if (!Arg || (isNode(*Arg, "Constant") &&
+                 Arg->value("vtype", "") == "NoneType"))
+      return std::nullopt;
+    ResolvedString R = resolveString(M, *Arg);
+    return R.Value;
+  };
+  std::optional<MappedText> Cpp = Resolve("cpp_sources");
+  std::optional<MappedText> Cuda = Resolve("cuda_sources");
+  if (Cpp) {
+    CudaUnit Unit;
+    Unit.FileName = "main.cpp";
+    Unit.Call = &Call;
+    Unit.Text.appendSynthetic("#include <torch/extension.h>\n", Line, Col);
+    appendUser(Unit, *Cpp);
+    std::string Binding = "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n";
+    for (const auto &F : Functions)
+      Binding += "m.def(\"" + F.first + "\", torch::wrap_pybind_function(" +
+                 F.first + "), \"" + F.first + "\");\n";
+    Binding += "}\n";
+    Unit.Text.appendSynthetic(Binding, Line, Col);
+    Units.push_back(std::move(Unit));
+  }
+  if (Cuda) {
+    CudaUnit Unit;
+    Unit.FileName = "cuda.cu";
+    Unit.IsCuda = true;
+    Unit.Call = &Call;
+    Unit.Text.appendSynthetic("#include <torch/types.h>\n#include <cuda.h>\n"
+                              "#include <cuda_runtime.h>\n",
+                              Line, Col);
+    appendUser(Unit, *Cuda);
+    Unit.Text.appendSynthetic("\n", Line, Col);
+    Units.push_back(std::move(Unit));
+  }
+  return Units;
+}
+
+} // namespace
+
+bool CudaRuleContext::isUserCode(clang::SourceLocation Loc) const {
+  if (Loc.isInvalid())
+    return false;
+  const clang::SourceManager &SM = sourceManager();
+  clang::SourceLocation Spelling = SM.getSpellingLoc(Loc);
+  if (SM.getFileID(Spelling) != SM.getMainFileID())
+    return false;
+  size_t Offset = SM.getFileOffset(Spelling);
+  for (const auto &[Begin, End] : Unit.UserRanges)
+    if (Offset >= Begin && Offset < End)
+      return true;
+  return false;
+}
+
+bool CudaRuleContext::isUserDecl(const clang::Decl *D) const {
+  return D && isUserCode(D->getLocation());
+}
+
+SourceLocation CudaRuleContext::locate(clang::SourceLocation Loc) const {
+  return locateIn(sourceManager(), Unit, M, Loc);
+}
+
+std::string CudaRuleContext::declFile(const clang::Decl *D) const {
+  if (!D)
+    return "";
+  const clang::SourceManager &SM = sourceManager();
+  clang::SourceLocation Loc = SM.getSpellingLoc(D->getLocation());
+  if (Loc.isInvalid())
+    return "";
+  return SM.getFilename(Loc).str();
+}
+
+void CudaRuleContext::report(const char *Rule, clang::SourceLocation Loc,
+                             std::string Message) const {
+  Sink.report(Rule, locate(Loc), std::move(Message));
+}
+
+Expected<std::string> checkExtensions(const PythonModule &M,
+                                      const PythonFacts &Facts,
+                                      const Policy &P,
+                                      const CheckOptions &Options,
+                                      FindingSink &Sink) {
+  bool AnyClangRule = false;
+  for (const RuleInfo &R : ruleCatalog())
+    AnyClangRule |= R.NeedsClang && P.enabled(R.Id);
+  if (!AnyClangRule)
+    return std::string("none");
+  if (Facts.LoadInlineCalls.empty()) {
+    // Nothing load_inline would compile: there is no kernel at all.
+    Sink.report("kevin-cu-no-kernel", M.locate(1, 0),
+                "no CUDA kernel: the candidate builds no extension");
+    return std::string("none");
+  }
+  bool FullAvailable = directoryExists(Options.TorchInclude);
+  std::string Used = "none";
+  for (const LoadInlineCall &Call : Facts.LoadInlineCalls) {
+    std::vector<std::pair<std::string, const PyNode *>> Functions;
+    if (const PyNode *F = Call.argument("functions")) {
+      ResolvedList L = resolveStringList(M, *F);
+      if (!L.Failure)
+        Functions = L.Items;
+    }
+    std::string ExtName = "kevin_extension";
+    if (const PyNode *N = Call.argument("name")) {
+      ResolvedString R = resolveString(M, *N);
+      if (R.Value && isIdentifier(R.Value->text()))
+        ExtName = R.Value->text();
+    }
+    std::vector<CudaUnit> Units = buildUnits(M, Call, Functions);
+    if (Units.empty())
+      continue;
+    std::vector<bool> Attempts;
+    if (Options.Parser != ParserMode::Full)
+      Attempts.push_back(true);
+    if (Options.Parser != ParserMode::Lean && FullAvailable)
+      Attempts.push_back(false);
+    if (Attempts.empty())
+      return Error::make("no torch include directory for --parser=full "
+                         "(pass --torch-include)");
+    for (size_t A = 0; A < Attempts.size(); ++A) {
+      bool Lean = Attempts[A];
+      FindingSink Local(P);
+      std::vector<std::unique_ptr<CudaRule>> Rules = createCudaRules();
+      ExtensionFacts ExtFacts;
+      std::vector<UnitOutcome> Outcomes;
+      for (const CudaUnit &Unit : Units) {
+        auto Run = [&](clang::ASTContext &AST,
+                       const std::vector<IncludeRecord> &Includes) {
+          CudaRuleContext Ctx{AST, Unit, M, P, Local, Functions, Includes};
+          collectExtensionFacts(Ctx, ExtFacts);
+          for (auto &Rule : Rules)
+            Rule->check(Ctx);
+        };
+        Outcomes.push_back(parseUnit(Unit, Lean, Options, ExtName, Run, M));
+      }
+      bool Failed = false;
+      for (const UnitOutcome &O : Outcomes)
+        Failed |= O.Failed;
+      bool Last = A + 1 == Attempts.size();
+      if (Failed && !Last)
+        continue;
+      Used = Lean ? "lean" : "full";
+      if (Failed) {
+        for (size_t U = 0; U < Units.size(); ++U)
+          if (Outcomes[U].Failed)
+            Sink.report("kevin-cu-parse-failure", Outcomes[U].Where,
+                        "cannot parse " + Units[U].FileName + " (" +
+                            std::string(Lean ? "lean prelude" : "torch headers") +
+                            "): " + Outcomes[U].Message);
+        // Positive evidence found before the failure still counts.
+        for (Finding &F : Local.findings())
+          if (F.Rule == "kevin-cu-library")
+            Sink.findings().push_back(std::move(F));
+        break;
+      }
+      for (auto &Rule : Rules)
+        Rule->finish(ExtFacts, Call, M, Local);
+      for (Finding &F : Local.findings())
+        Sink.findings().push_back(std::move(F));
+      break;
+    }
+  }
+  return Used;
+}
+
+} // namespace kevin

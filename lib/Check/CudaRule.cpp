@@ -1,0 +1,135 @@
+//===-- CudaRule.cpp - shared facts for the CUDA rules --------------------===//
+//
+// Collects, per translation unit, the kernels, the functions that write
+// memory, the functions that launch kernels and the call graph between the
+// candidate's own functions; and lists the CUDA rules.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Check/CudaRule.h"
+
+#include "CudaRules.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace kevin {
+
+namespace {
+
+bool isStoreTarget(const clang::Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (llvm::isa<clang::ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E))
+    return U->getOpcode() == clang::UO_Deref;
+  if (const auto *M = llvm::dyn_cast<clang::MemberExpr>(E))
+    return M->isArrow() || isStoreTarget(M->getBase());
+  if (const auto *Op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E))
+    return Op->getOperator() == clang::OO_Subscript ||
+           Op->getOperator() == clang::OO_Star;
+  // A reference parameter or variable of reference type.
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(E))
+    return D->getDecl()->getType()->isReferenceType();
+  return false;
+}
+
+class FactCollector : public clang::RecursiveASTVisitor<FactCollector> {
+public:
+  FactCollector(CudaRuleContext &Ctx, ExtensionFacts &Facts)
+      : Ctx(Ctx), Facts(Facts) {}
+
+  bool TraverseFunctionDecl(clang::FunctionDecl *F) {
+    return traverseFunction(F, [&] {
+      return clang::RecursiveASTVisitor<FactCollector>::TraverseFunctionDecl(F);
+    });
+  }
+  bool TraverseCXXMethodDecl(clang::CXXMethodDecl *F) {
+    // Lambda call operators belong to the function around them.
+    if (F->getParent()->isLambda())
+      return clang::RecursiveASTVisitor<FactCollector>::TraverseCXXMethodDecl(F);
+    return traverseFunction(F, [&] {
+      return clang::RecursiveASTVisitor<FactCollector>::TraverseCXXMethodDecl(F);
+    });
+  }
+
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *E) {
+    if (!Current.empty() && Ctx.isUserCode(E->getBeginLoc()))
+      Facts.Launchers.insert(Current);
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr *E) {
+    if (Current.empty())
+      return true;
+    if (const clang::FunctionDecl *Callee = E->getDirectCallee()) {
+      std::string Name = Callee->getNameAsString();
+      if (Ctx.isUserDecl(Callee))
+        Facts.Calls[Current].insert(Name);
+      if (Name.rfind("atomic", 0) == 0 && Ctx.isUserCode(E->getBeginLoc()))
+        Facts.Writers.insert(Current);
+    }
+    if (const auto *Op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E))
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
+          isStoreTarget(Op->getArg(0)))
+        Facts.Writers.insert(Current);
+    return true;
+  }
+  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr *E) {
+    // Calls in templates that are not resolved yet still name their callee.
+    if (!Current.empty())
+      Facts.Calls[Current].insert(E->getName().getAsString());
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *E) {
+    if (!Current.empty() && E->isAssignmentOp() && isStoreTarget(E->getLHS()))
+      Facts.Writers.insert(Current);
+    return true;
+  }
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt *S) {
+    std::string Text = S->getAsmString()->getString().str();
+    if (!Current.empty() &&
+        (Text.find("st.") != std::string::npos ||
+         Text.find("red.") != std::string::npos ||
+         Text.find("atom.") != std::string::npos))
+      Facts.Writers.insert(Current);
+    return true;
+  }
+
+private:
+  template <typename Fn>
+  bool traverseFunction(clang::FunctionDecl *F, Fn Traverse) {
+    if (!F->doesThisDeclarationHaveABody() || !Ctx.isUserDecl(F))
+      return Traverse();
+    std::string Saved = Current;
+    Current = F->getNameAsString();
+    Facts.Defined.insert(Current);
+    if (F->hasAttr<clang::CUDAGlobalAttr>())
+      Facts.Kernels.insert(Current);
+    bool Ok = Traverse();
+    Current = Saved;
+    return Ok;
+  }
+
+  CudaRuleContext &Ctx;
+  ExtensionFacts &Facts;
+  std::string Current;
+};
+
+} // namespace
+
+void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts) {
+  FactCollector(Ctx, Facts).TraverseAST(Ctx.AST);
+}
+
+std::vector<std::unique_ptr<CudaRule>> createCudaRules() {
+  std::vector<std::unique_ptr<CudaRule>> Rules;
+  Rules.push_back(createNoKernelRule());
+  Rules.push_back(createEntryLaunchRule());
+  Rules.push_back(createAtenComputeRule());
+  Rules.push_back(createLibraryRule());
+  Rules.push_back(createRuntimeControlRule());
+  Rules.push_back(createProcessRule());
+  Rules.push_back(createStaticStateRule());
+  Rules.push_back(createTryCatchRule());
+  return Rules;
+}
+
+} // namespace kevin

@@ -1,0 +1,284 @@
+//===-- kevin-check.cpp - the static anti-reward-hacking checker ----------===//
+//
+// kevin-check reads candidates (KernelBench ModelNew files, or raw model
+// responses with --response) and reports, without executing anything, the
+// reward hacks its Python and Clang rules find:
+//
+//   cand.py:41:9: error: try statement (...) [kevin-py-try-except]
+//
+// With no file (or `-`) it reads JSON Lines records on stdin and adds a
+// `check` section to each. Exit status: 0 clean, 1 findings, 2 tool error.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Check/Checker.h"
+#include "kevin/Check/Finding.h"
+#include "kevin/Check/Policy.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+#include "kevin/Support/ToolMain.h"
+#include "kevin/Task/Candidate.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+using namespace kevin;
+
+namespace {
+
+struct Options {
+  std::vector<std::string> Inputs;
+  bool Response = false;
+  std::string Task;
+  std::string PolicyFile;
+  std::string Preset = "strict";
+  std::string Format = "text";
+  std::string Parser = "auto";
+  std::string TorchInclude = defaultTorchInclude();
+  std::vector<std::string> Includes;
+  bool ListRules = false;
+};
+
+// A candidate's source, or a finding explaining why there is none.
+Expected<CandidateSource> candidateFrom(const std::string &Text,
+                                        const std::string &Path,
+                                        bool Response) {
+  if (Error E = validateCandidateText(Text, Path))
+    return E;
+  if (Response)
+    return extractPythonBlock(Text, Path);
+  return CandidateSource{Path, Text, 0};
+}
+
+Finding inputFinding(const Error &E, const Policy &P,
+                     const std::string &Path) {
+  Finding F;
+  F.Rule = "kevin-py-parse-failure";
+  F.CatalogId = findRule(F.Rule)->CatalogId;
+  F.Sev = P.severity(F.Rule);
+  F.Loc = E.location();
+  if (F.Loc.File.empty())
+    F.Loc.File = Path;
+  F.Message = E.message();
+  return F;
+}
+
+bool hasErrors(const std::vector<Finding> &Findings) {
+  for (const Finding &F : Findings)
+    if (F.Sev == Severity::Error)
+      return true;
+  return false;
+}
+
+// Checks one candidate text; findings for unusable input come back as
+// parse-failure findings, tool failures as an Error.
+Expected<CheckResult> checkText(const std::string &Text, const std::string &Path,
+                                bool Response, const Policy &P,
+                                const TaskInfo *Task, const CheckOptions &CO) {
+  Expected<CandidateSource> Source = candidateFrom(Text, Path, Response);
+  if (!Source) {
+    CheckResult R;
+    if (P.enabled("kevin-py-parse-failure"))
+      R.Findings.push_back(inputFinding(Source.error(), P, Path));
+    return R;
+  }
+  if (Source->Text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    CheckResult R;
+    if (P.enabled("kevin-py-parse-failure"))
+      R.Findings.push_back(inputFinding(
+          Error::at({Path, 1, 1}, "the candidate is empty"), P, Path));
+    return R;
+  }
+  return checkCandidate(*Source, P, Task, CO);
+}
+
+Json sectionFor(const CheckResult &R, const Policy &P) {
+  Json Section = Json::object();
+  Section["ok"] = !hasErrors(R.Findings);
+  Json Findings = Json::array();
+  for (const Finding &F : R.Findings)
+    Findings.push_back(findingToJson(F));
+  Section["findings"] = std::move(Findings);
+  Section["policy"] = P.name();
+  Section["parser"] = R.ParserUsed;
+  return Section;
+}
+
+int listRules(const Policy &P) {
+  for (const RuleInfo &R : ruleCatalog()) {
+    const char *Setting = !P.enabled(R.Id) ? "off"
+                          : P.severity(R.Id) == Severity::Warning ? "warning"
+                                                                   : "error";
+    std::cout << R.Id << " " << R.CatalogId << " " << Setting << ": "
+              << R.Summary << "\n";
+  }
+  return ExitClean;
+}
+
+class TaskCache {
+public:
+  Expected<const TaskInfo *> get(const std::string &Path) {
+    if (Path.empty())
+      return static_cast<const TaskInfo *>(nullptr);
+    auto It = Cache.find(Path);
+    if (It == Cache.end()) {
+      Expected<TaskInfo> Info = loadTaskInfo(Path);
+      if (!Info)
+        return Info.error();
+      It = Cache.emplace(Path, std::make_unique<TaskInfo>(std::move(*Info))).first;
+    }
+    return static_cast<const TaskInfo *>(It->second.get());
+  }
+
+private:
+  std::map<std::string, std::unique_ptr<TaskInfo>> Cache;
+};
+
+int runPipeline(ToolContext &Ctx, const Options &O, const Policy &P,
+                const CheckOptions &CO, TaskCache &Tasks) {
+  RecordReader Reader(std::cin, "<stdin>");
+  RecordWriter Writer(std::cout);
+  bool AnyFindings = false;
+  Record R;
+  while (true) {
+    Expected<bool> More = Reader.next(R);
+    if (!More) {
+      Ctx.error(More.error());
+      return ExitError;
+    }
+    if (!*More)
+      break;
+    const Json &V = R.Value;
+    std::string Text, Path;
+    bool Response = O.Response;
+    if (V.contains("candidate_path") && V["candidate_path"].is_string()) {
+      Path = V["candidate_path"].get<std::string>();
+      Expected<std::string> File = readCandidateFile(Path);
+      if (!File) {
+        Ctx.error(File.error().withContext(describeRecord(R)));
+        return ExitError;
+      }
+      Text = *File;
+    } else if (V.contains("code") && V["code"].is_string()) {
+      Text = V["code"].get<std::string>();
+      Path = "<" + describeRecord(R) + ">";
+    } else if (V.contains("response") && V["response"].is_string()) {
+      Text = V["response"].get<std::string>();
+      Path = "<" + describeRecord(R) + ">";
+      Response = true;
+    } else {
+      Ctx.error(Error::at(R.Origin, describeRecord(R) +
+                                        ": missing required field "
+                                        "'candidate_path', 'code' or "
+                                        "'response'"));
+      return ExitError;
+    }
+    std::string TaskPath = O.Task;
+    if (TaskPath.empty() && V.contains("task_path") && V["task_path"].is_string())
+      TaskPath = V["task_path"].get<std::string>();
+    Expected<const TaskInfo *> Task = Tasks.get(TaskPath);
+    if (!Task) {
+      Ctx.error(Task.error());
+      return ExitError;
+    }
+    Expected<CheckResult> Result = checkText(Text, Path, Response, P, *Task, CO);
+    if (!Result) {
+      Ctx.error(Result.error());
+      return ExitError;
+    }
+    AnyFindings |= hasErrors(Result->Findings);
+    Json Out = R.Value;
+    Out["check"] = sectionFor(*Result, P);
+    Writer.write(Out);
+  }
+  return AnyFindings ? ExitFindings : ExitClean;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  ToolContext Ctx("kevin-check");
+  Options O;
+  CLI::App App("kevin-check: static anti-reward-hacking checks for "
+               "KernelBench candidates (Python AST + Clang AST)",
+               "kevin-check");
+  App.add_option("inputs", O.Inputs,
+                 "candidate files (.py, or responses with --response); none "
+                 "or '-' reads JSON Lines records on stdin");
+  App.add_flag("--response", O.Response,
+               "inputs are raw model responses: check the final python block");
+  App.add_option("--task", O.Task, "the task's reference file (its names are "
+                                   "off limits to the candidate)");
+  App.add_option("--policy", O.PolicyFile, "a TOML policy file");
+  App.add_option("--preset", O.Preset, "a built-in policy: strict (default) or kevin");
+  App.add_option("--format", O.Format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  App.add_option("--parser", O.Parser,
+                 "C++/CUDA parse: auto (lean prelude, then torch headers), "
+                 "lean or full")
+      ->check(CLI::IsMember({"auto", "lean", "full"}));
+  App.add_option("--torch-include", O.TorchInclude,
+                 "torch include directory for full parses");
+  App.add_option("-I", O.Includes, "extra include directory for C++/CUDA parses");
+  App.add_flag("--list-rules", O.ListRules, "list the rules and their settings");
+  if (std::optional<int> Code = parseCommandLine(App, Argc, Argv))
+    return *Code;
+
+  Expected<Policy> P = O.PolicyFile.empty() ? Policy::preset(O.Preset)
+                                            : Policy::load(O.PolicyFile);
+  if (!P) {
+    Ctx.error(P.error());
+    return ExitError;
+  }
+  if (O.ListRules)
+    return listRules(*P);
+  CheckOptions CO;
+  CO.Parser = O.Parser == "lean"   ? ParserMode::Lean
+              : O.Parser == "full" ? ParserMode::Full
+                                   : ParserMode::Auto;
+  CO.TorchInclude = O.TorchInclude;
+  CO.ExtraIncludes = O.Includes;
+  TaskCache Tasks;
+  if (O.Inputs.empty() || (O.Inputs.size() == 1 && O.Inputs[0] == "-"))
+    return runPipeline(Ctx, O, *P, CO, Tasks);
+
+  Expected<const TaskInfo *> Task = Tasks.get(O.Task);
+  if (!Task) {
+    Ctx.error(Task.error());
+    return ExitError;
+  }
+  bool AnyFindings = false;
+  for (const std::string &Path : O.Inputs) {
+    Expected<std::string> Text = readCandidateFile(Path);
+    CheckResult Result;
+    if (!Text) {
+      // A file that exists but is not a usable candidate is a finding.
+      const Error &E = Text.error();
+      if (E.message() == "cannot open file" || E.message() == "cannot read file") {
+        Ctx.error(E);
+        return ExitError;
+      }
+      if (P->enabled("kevin-py-parse-failure"))
+        Result.Findings.push_back(inputFinding(E, *P, Path));
+    } else {
+      Expected<CheckResult> R = checkText(*Text, Path, O.Response, *P, *Task, CO);
+      if (!R) {
+        Ctx.error(R.error());
+        return ExitError;
+      }
+      Result = std::move(*R);
+    }
+    AnyFindings |= hasErrors(Result.Findings);
+    if (O.Format == "json") {
+      Json Out = Json::object();
+      Out["file"] = Path;
+      Out["check"] = sectionFor(Result, *P);
+      std::cout << formatRecordLine(Out) << "\n";
+    } else {
+      for (const Finding &F : Result.Findings)
+        std::cout << formatFinding(F) << "\n";
+    }
+  }
+  std::cout.flush();
+  return AnyFindings ? ExitFindings : ExitClean;
+}
