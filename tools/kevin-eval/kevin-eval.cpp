@@ -38,6 +38,7 @@ int main(int Argc, char **Argv) {
   EvalOptions Options;
   double StageTimeout = 1800;
   bool NoBench = false, NoReport = false;
+  std::string CheckPreset;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
   App.add_option("--task", OnlyTasks, "Only this task id; repeatable");
@@ -55,6 +56,9 @@ int main(int Argc, char **Argv) {
       ->check(CLI::PositiveNumber);
   App.add_option("--stage-timeout", StageTimeout,
                  "Seconds one stage tool may take on one candidate");
+  App.add_option("--check-preset", CheckPreset,
+                 "kevin-check preset (default: cpu when every device is the "
+                 "CPU, else strict)");
   App.add_flag("--no-bench", NoBench, "Skip timing (speedup stays unknown)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
@@ -75,7 +79,9 @@ int main(int Argc, char **Argv) {
     Tool.usageError("--device names no device");
     return ExitError;
   }
-  Options.BuildStages = {makeStage("check"),
+  if (CheckPreset.empty())
+    CheckPreset = Devices == "cpu" ? "cpu" : "strict";
+  Options.BuildStages = {makeStage("check", {"--preset", CheckPreset}),
                          makeStage("run", {"--build-only"})};
   Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
   if (!NoBench)

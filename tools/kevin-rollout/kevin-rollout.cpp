@@ -79,6 +79,7 @@ int main(int Argc, char **Argv) {
   OpenAIOptions Http;
   double StageTimeout = 1800;
   bool NoPost = false;
+  std::string CheckPreset;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
   App.add_option(
@@ -117,6 +118,8 @@ int main(int Argc, char **Argv) {
                  "Evaluation stages, comma-separated (check,run,bench)");
   App.add_option("--stage-timeout", StageTimeout,
                  "Seconds one stage may take on one turn");
+  App.add_option("--check-preset", CheckPreset,
+                 "kevin-check preset (default: cpu for --device cpu, else strict)");
   App.add_flag("--no-post", NoPost,
                "Skip rewards, training rows and the report after the run");
   App.add_option("--api-key", Http.ApiKey,
@@ -153,9 +156,11 @@ int main(int Argc, char **Argv) {
     Tool.error(ThePolicy.error());
     return ExitError;
   }
+  if (CheckPreset.empty())
+    CheckPreset = Options.Device == "cpu" ? "cpu" : "strict";
   for (const std::string &Stage : splitList(Stages))
     Options.Stages.push_back(
-        Stage == "check" ? makeStage(Stage)
+        Stage == "check" ? makeStage(Stage, {"--preset", CheckPreset})
                          : makeStage(Stage, {"--device", Options.Device}));
   PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
   if (Error E = Evaluator.verify(Options.Stages)) {
