@@ -24,6 +24,7 @@ PACKAGES=(
   python3-dev             # Python.h and libpython3.11.so for the embedded interpreter
   python3-torch           # PyTorch 1.13 for /usr/bin/python3
   libtorch-dev            # LibTorch C++ headers and CMake config
+  pybind11-dev            # pybind11 headers: candidate extensions and the embedded worker
   libcli11-dev            # command-line parsing
   libtomlplusplus-dev     # TOML configuration files
   nlohmann-json3-dev      # JSON Lines records
