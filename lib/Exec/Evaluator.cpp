@@ -11,6 +11,7 @@
 #include "kevin/Exec/Evaluator.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/Hash.h"
 #include "kevin/Support/Subprocess.h"
 
@@ -35,201 +36,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point Start) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
-}
-
-std::string readText(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
-Expected<std::string> randomHex(size_t Bytes) {
-  std::ifstream In("/dev/urandom", std::ios::binary);
-  std::string Raw(Bytes, '\0');
-  if (!In.read(Raw.data(), static_cast<std::streamsize>(Bytes)))
-    return Error::inFile("/dev/urandom", "cannot read random bytes");
-  static const char *Digits = "0123456789abcdef";
-  std::string Hex;
-  for (unsigned char C : Raw) {
-    Hex += Digits[C >> 4];
-    Hex += Digits[C & 15];
-  }
-  return Hex;
-}
-
-/// A private temporary directory, removed on destruction unless kept.
-class TempDir {
-public:
-  static Expected<TempDir> create() {
-    const char *Base = std::getenv("TMPDIR");
-    std::string Template =
-        std::string(Base && *Base ? Base : "/tmp") + "/kevin-run.XXXXXX";
-    if (!::mkdtemp(Template.data()))
-      return Error::inFile(Template,
-                           std::string("cannot create temporary directory: ") +
-                               std::strerror(errno));
-    return TempDir(Template);
-  }
-  TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) {
-    Other.Path.clear();
-  }
-  ~TempDir() {
-    if (Path.empty() || Keep)
-      return;
-    SubprocessOptions Rm;
-    Rm.Argv = {"rm", "-rf", Path};
-    Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
-    (void)runSubprocess(Rm);
-  }
-  const std::string &path() const { return Path; }
-  bool Keep = false;
-
-private:
-  explicit TempDir(std::string P) : Path(std::move(P)) {}
-  std::string Path;
-};
-
-std::string truncated(const std::string &Text, size_t Limit) {
-  if (Text.size() <= Limit)
-    return Text;
-  return Text.substr(0, Limit) + " [...]";
-}
-
-/// The last Limit bytes of a worker's stderr, on line boundaries.
-std::string stderrTail(const std::string &Stderr, size_t Limit) {
-  std::string S = Stderr;
-  while (!S.empty() && (S.back() == '\n' || S.back() == ' '))
-    S.pop_back();
-  if (S.size() <= Limit)
-    return S;
-  size_t Cut = S.find('\n', S.size() - Limit);
-  return "[...]\n" +
-         S.substr(Cut == std::string::npos ? S.size() - Limit : Cut + 1);
-}
-
-/// The environment of worker processes: nothing from the caller but what
-/// running torch needs.
-std::vector<std::string> workerEnvironment(const std::string &Home,
-                                           const std::string &CacheDir) {
-  std::string Path = "/usr/local/bin:/usr/bin:/bin";
-  const char *CudaHome = std::getenv("CUDA_HOME");
-  std::string Cuda = CudaHome && *CudaHome ? CudaHome : "/usr/local/cuda";
-  if (::access((Cuda + "/bin").c_str(), X_OK) == 0)
-    Path = Cuda + "/bin:" + Path;
-  std::vector<std::string> Env = {
-      "PATH=" + Path,       "HOME=" + Home,
-      "TMPDIR=" + Home,     "KEVIN_CACHE_DIR=" + CacheDir,
-      "LANG=C.UTF-8",       "PYTHONDONTWRITEBYTECODE=1",
-      "PYTHONNOUSERSITE=1", "CUDA_HOME=" + Cuda};
-  for (const char *Name : {"KEVIN_TASK_PROFILE", "CUDA_VISIBLE_DEVICES",
-                           "LD_LIBRARY_PATH", "OMP_NUM_THREADS"})
-    if (const char *Value = std::getenv(Name))
-      Env.push_back(std::string(Name) + "=" + Value);
-  return Env;
-}
-
-/// How a candidate worker process ended, as a verdict.
-struct WorkerVerdict {
-  bool HaveResult = false;
-  Json Result;
-  Stage StageReached = Stage::Format;
-  Outcome Result_ = Outcome::Ok;
-  std::string Message;
-};
-
-Stage lastStage(const std::string &Dir) {
-  std::string Text = readText(Dir + "/" + protocol::Progress);
-  std::istringstream In(Text);
-  std::string Line, Last;
-  while (std::getline(In, Line))
-    if (!Line.empty())
-      Last = Line;
-  std::string Word = Last.substr(0, Last.find(' '));
-  if (Word == "done")
-    return Stage::Compare;
-  if (auto S = parseStage(Word))
-    return *S;
-  return Stage::Format;
-}
-
-WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
-                             const std::string &Nonce, double Limit,
-                             size_t MaxMessage) {
-  WorkerVerdict V;
-  V.StageReached = lastStage(Dir);
-  std::string StageText = stageName(V.StageReached);
-  std::string Tail = stderrTail(R.Stderr, MaxMessage / 2);
-  std::string Text = readText(Dir + "/" + protocol::ResultJson);
-  Json Result = Json::parse(Text, nullptr, false);
-  bool Parsed = !Text.empty() && !Result.is_discarded() && Result.is_object();
-  if (R.TimedOut) {
-    V.Result_ = Outcome::Timeout;
-    char Buffer[160];
-    std::snprintf(Buffer, sizeof(Buffer),
-                  "timed out after %.1f s (limit %.0f s) during the %s stage",
-                  R.WallSeconds, Limit, StageText.c_str());
-    V.Message = Buffer;
-    return V;
-  }
-  if (R.Signal) {
-    V.Result_ = Outcome::Crash;
-    V.Message = R.describe() + " during the " + StageText + " stage";
-    if (R.Signal == SIGKILL)
-      V.Message += " (possibly out of memory)";
-    if (!Tail.empty())
-      V.Message += "\n" + Tail;
-    return V;
-  }
-  if (!Parsed) {
-    V.Result_ = R.ExitCode == 0 ? Outcome::EarlyExit : Outcome::Crash;
-    V.Message = R.ExitCode == 0
-                    ? "exited with status 0 during the " + StageText +
-                          " stage without reporting a result"
-                    : R.describe() + " during the " + StageText +
-                          " stage without reporting a result";
-    if (!Tail.empty())
-      V.Message += "\n" + Tail;
-    return V;
-  }
-  const Json *GotNonce = findField(Result, "nonce");
-  const Json *Outcome_ = findField(Result, "outcome");
-  const Json *Stage_ = findField(Result, "stage");
-  if (!GotNonce || !GotNonce->is_string() ||
-      GotNonce->get<std::string>() != Nonce || !Outcome_ ||
-      !Outcome_->is_string() || !parseOutcome(Outcome_->get<std::string>()) ||
-      !Stage_ || !Stage_->is_string() ||
-      !parseStage(Stage_->get<std::string>())) {
-    V.Result_ = Outcome::InvalidResult;
-    V.Message = "the worker's result is not attested (wrong nonce or fields): "
-                "results written by candidate code are not accepted";
-    return V;
-  }
-  if (R.ExitCode != 0) {
-    V.Result_ = Outcome::Crash;
-    V.Message = R.describe() + " after reporting";
-    if (!Tail.empty())
-      V.Message += "\n" + Tail;
-    return V;
-  }
-  V.HaveResult = true;
-  V.Result = Result;
-  V.StageReached = *parseStage(Stage_->get<std::string>());
-  V.Result_ = *parseOutcome(Outcome_->get<std::string>());
-  if (const Json *M = findField(Result, "message"); M && M->is_string())
-    V.Message = M->get<std::string>();
-  return V;
-}
-
-Error linkOrCopy(const std::string &From, const std::string &To) {
-  if (::link(From.c_str(), To.c_str()) == 0)
-    return Error::success();
-  std::ifstream In(From, std::ios::binary);
-  std::ofstream Out(To, std::ios::binary);
-  Out << In.rdbuf();
-  if (!Out)
-    return Error::inFile(To, "cannot copy tensor file");
-  return Error::success();
 }
 
 std::string describeStructure(const Json &Outputs) {
@@ -412,7 +218,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   if (!RefProc)
     return RefProc.error();
   double ReferenceSeconds = RefProc->WallSeconds;
-  Json Reference = Json::parse(readText(RefDir + "/" + protocol::ReferenceJson),
+  Json Reference = Json::parse(readWholeFile(RefDir + "/" + protocol::ReferenceJson),
                                nullptr, false);
   if (!RefProc->succeeded() || Reference.is_discarded() ||
       !Reference.value("ok", false)) {

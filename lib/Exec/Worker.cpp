@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/Worker.h"
+#include "WorkerSupport.h"
+#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
@@ -33,31 +35,18 @@ namespace py = pybind11;
 
 namespace kevin {
 
-namespace {
+namespace worker {
 
-const char *PreludeSource =
+static const char *PreludeSource =
 #include "WorkerPrelude.inc"
     ;
 
-using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point Start) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
 }
 
 //--- State shared with the embedded _kevin_build module ---------------------
 
-struct BuilderState {
-  TorchToolchain Toolchain;
-  BuildOptions Options;
-  std::string OriginPath; ///< The candidate as named in messages.
-  std::string OriginText;
-  Json Builds = Json::array();
-  bool Failed = false;
-  std::string FailOutcome;
-  std::string FailMessage;
-  double Seconds = 0;
-  int ProgressFd = -1;
-};
 BuilderState *Builder = nullptr;
 
 void progress(int Fd, const std::string &Line) {
@@ -131,22 +120,17 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
   return R->LibraryPath;
 }
 
-} // namespace
+} // namespace worker
 } // namespace kevin
 
-PYBIND11_EMBEDDED_MODULE(_kevin_build, M) { M.def("build", &kevin::buildHook); }
+PYBIND11_EMBEDDED_MODULE(_kevin_build, M) {
+  M.def("build", &kevin::worker::buildHook);
+}
 
 namespace kevin {
-namespace {
+namespace worker {
 
 //--- Small helpers -----------------------------------------------------------
-
-std::string readText(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 /// Writes JSON to Dir/Name through a temporary file and rename, so a reader
 /// never sees half a result.
@@ -291,7 +275,9 @@ py::list trialArguments(py::module_ &Prelude, const Json &Layout,
   return Args;
 }
 
-} // namespace
+} // namespace worker
+
+using namespace worker;
 
 //--- Reference worker --------------------------------------------------------
 
@@ -471,7 +457,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Report.Value["network_isolated"] = Isolated;
   Report.ProgressFd = ::open((Options.Dir + "/" + protocol::Progress).c_str(),
                              O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  Json Task = Json::parse(readText(Options.Dir + "/" + protocol::TaskJson),
+  Json Task = Json::parse(readWholeFile(Options.Dir + "/" + protocol::TaskJson),
                           nullptr, false);
   if (!Options.BuildOnly && (Task.is_discarded() || !Task.contains("trials"))) {
     std::cerr << "kevin-worker: error: no task.json in the work directory\n";
@@ -481,7 +467,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
   BuilderState State;
   State.Options = Options.Build;
   State.OriginPath = Display;
-  State.OriginText = readText(Options.Candidate);
+  State.OriginText = readWholeFile(Options.Candidate);
   State.ProgressFd = Report.ProgressFd;
   Builder = &State;
 

@@ -144,6 +144,49 @@ def check_syntax(path):
     return None
 
 
+_timing_stream = None
+
+
+def use_timing_stream(device):
+    """Makes a fresh non-default stream current on the device (kevin times
+    on it, so work launched elsewhere escapes the events and is caught by the
+    device-wide synchronize); returns its cudaStream_t as an integer."""
+    global _timing_stream
+    torch.cuda.set_device(torch.device(device))
+    _timing_stream = torch.cuda.Stream()
+    torch.cuda.set_stream(_timing_stream)
+    return int(_timing_stream.cuda_stream)
+
+
+def device_info(device):
+    """What the timing report says about the device and the software."""
+    info = {"torch": torch.__version__, "cuda": torch.version.cuda or ""}
+    dev = torch.device(device)
+    if dev.type == "cuda":
+        props = torch.cuda.get_device_properties(dev)
+        info["device_name"] = props.name
+        info["l2_bytes"] = int(getattr(props, "L2_cache_size", 0) or 0)
+        info["sm_count"] = int(props.multi_processor_count)
+        major, minor = torch.cuda.get_device_capability(dev)
+        info["capability"] = "%d.%d" % (major, minor)
+    else:
+        info["threads"] = torch.get_num_threads()
+    return info
+
+
+def compile_model(model):
+    """The torch.compile baseline (torch 2.x)."""
+    if not hasattr(torch, "compile"):
+        raise RuntimeError("torch %s has no torch.compile: the 'compile' "
+                           "baseline needs torch 2.x" % torch.__version__)
+    return torch.compile(model)
+
+
+def noop(*args):
+    """The empty call the timer calibrates its synchronize overhead on."""
+    return None
+
+
 to_json = json.dumps
 from_json = json.loads
 manual_seed = torch.manual_seed

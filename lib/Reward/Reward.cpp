@@ -267,6 +267,7 @@ Error rewardRecords(std::istream &In, const std::string &SourceName,
   static const FieldPaths Fields(
       {"id", "task_id", "trajectory", "trajectory_id", "turn", "check.ok",
        "check.findings", "run.correct", "bench.speedup", "bench.flags",
+       "bench.ok", "bench.outcome",
        "reward", "parse.ok"});
   Record R;
   while (true) {

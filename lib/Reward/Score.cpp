@@ -58,6 +58,14 @@ Expected<KernelResult> readKernelResult(const Record &R) {
       return wrongKind(R, "bench.flags", "an array", *Flags);
     Result.ReviewFlagCount = Flags->size();
   }
+  if (const Json *Ok = findField(R.Value, "bench.ok")) {
+    if (!Ok->is_boolean())
+      return wrongKind(R, "bench.ok", "a boolean", *Ok);
+    const Json *Outcome = findField(R.Value, "bench.outcome");
+    bool Skipped = Outcome && Outcome->is_string() &&
+                   Outcome->get<std::string>() == "skipped";
+    Result.BenchRejected = !Ok->get<bool>() && !Skipped;
+  }
   return Result;
 }
 
@@ -77,6 +85,10 @@ KernelScore scoreKernel(const KernelResult &Result, const ScoreOptions &Opts) {
   }
   if (!Result.Correct)
     return Out;
+  if (Result.BenchRejected) {
+    Out.Flags.push_back(score_flag::BenchRejected);
+    return Out;
+  }
   Out.Correct = true;
   Out.Score = Opts.CorrectWeight;
   if (!Result.Speedup) {

@@ -1,8 +1,9 @@
 //===-- kevin-worker.cpp - the isolated worker process of kevin-run -------===//
 //
 // Not meant to be run by hand: kevin-run starts it, once as the trusted
-// reference worker and twice per candidate (build stage, run stage), each in
-// its own process group with a scrubbed environment. Secrets (trial seeds,
+// reference worker and twice per candidate (build stage, run stage), and
+// kevin-bench in its two timing modes, each in its own process group with a
+// scrubbed environment. Secrets (trial seeds,
 // the result nonce) come on stdin. See kevin/Exec/Worker.h.
 //
 //===----------------------------------------------------------------------===//
@@ -19,9 +20,11 @@ int main(int Argc, char **Argv) {
                "kevin-worker");
   WorkerOptions Options;
   std::string Mode;
-  App.add_option("mode", Mode, "reference or candidate")
+  App.add_option("mode", Mode,
+                 "reference, candidate, bench-reference or bench-candidate")
       ->required()
-      ->check(CLI::IsMember({"reference", "candidate"}));
+      ->check(CLI::IsMember(
+          {"reference", "candidate", "bench-reference", "bench-candidate"}));
   App.add_option("--task", Options.Task, "the task file (reference mode)");
   App.add_option("--candidate", Options.Candidate,
                  "the candidate file (candidate mode)");
@@ -36,6 +39,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--memory-limit", Options.MemoryLimitMiB,
                  "address-space limit in MiB (0: none)");
   App.add_option("--cuda-arch", Options.CudaArch, "nvcc target such as sm_90a");
+  App.add_option("--baseline", Options.Baseline,
+                 "bench-reference: eager or compile (torch.compile)")
+      ->check(CLI::IsMember({"eager", "compile"}));
   App.add_flag("--build-only", Options.BuildOnly,
                "stop after importing the candidate");
   bool NoIsolation = false;
@@ -45,8 +51,10 @@ int main(int Argc, char **Argv) {
     return *Exit;
   Options.IsolateNetwork = !NoIsolation;
   Options.Build.CacheDir = defaultCacheDir();
-  int Code = Mode == "reference" ? runReferenceWorker(Options)
-                                 : runCandidateWorker(Options);
+  int Code = Mode == "reference"         ? runReferenceWorker(Options)
+             : Mode == "candidate"       ? runCandidateWorker(Options)
+             : Mode == "bench-reference" ? runBenchReferenceWorker(Options)
+                                         : runBenchCandidateWorker(Options);
   // The result file is written: leave without running exit handlers or
   // destructors (the candidate's, Python's, the CUDA runtime's).
   std::fflush(nullptr);

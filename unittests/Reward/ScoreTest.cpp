@@ -91,6 +91,23 @@ TEST(ScoreTest, ReadsRecords) {
   ASSERT_TRUE(Null);
   EXPECT_FALSE(Null->Speedup);
 
+  // A timing kevin-bench rejected zeroes a correct kernel; a skipped one
+  // (the kernel was not correct) says nothing more.
+  auto Rejected = readKernelResult(record(
+      R"({"run":{"correct":true},"bench":{"ok":false,"outcome":"rejected",)"
+      R"("speedup":null,"flags":["stream-escape"]}})"));
+  ASSERT_TRUE(Rejected);
+  EXPECT_TRUE(Rejected->BenchRejected);
+  KernelScore RejectedScore = scoreKernel(*Rejected, ScoreOptions());
+  EXPECT_EQ(RejectedScore.Score, 0.0);
+  EXPECT_FALSE(RejectedScore.Correct);
+  ASSERT_EQ(RejectedScore.Flags.size(), 1u);
+  EXPECT_STREQ(RejectedScore.Flags[0], score_flag::BenchRejected);
+  auto Skipped = readKernelResult(record(
+      R"({"run":{"correct":false},"bench":{"ok":false,"outcome":"skipped"}})"));
+  ASSERT_TRUE(Skipped);
+  EXPECT_FALSE(Skipped->BenchRejected);
+
   auto Unrun = readKernelResult(record(R"({"check":{"ok":false}})"));
   ASSERT_TRUE(Unrun);
   EXPECT_TRUE(Unrun->CheckFailed);

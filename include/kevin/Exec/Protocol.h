@@ -15,6 +15,19 @@
 //                   trial<N>.outputs the candidate's outputs (CPU copies)
 //                   trial<N>.after   the inputs as they were after the call
 //
+// kevin-bench's workers (bench-reference, bench-candidate) use the same
+// layout with input *sets* instead of trials:
+//
+//   reference dir   bench-reference.json  init args, set layouts, audit
+//                                         output metadata, timings
+//                   set<N>.inputs         input set N (the first `pool`
+//                                         sets rotate through the timed
+//                                         calls; the rest are audit sets)
+//                   audit<K>.reference    reference outputs of audit set K
+//   candidate dir   task.json, set<N>.inputs (links), progress, result.json
+//                   audit<K>.early        outputs copied right after return
+//                   audit<K>.outputs      outputs after a device-wide sync
+//
 // Tensor files are pickled lists of CPU tensors (see Compare.h); secrets
 // (trial seeds, the nonce) travel on stdin, never in argv or the environment.
 //
@@ -31,6 +44,15 @@ inline std::string trialFile(const std::string &Dir, unsigned Trial,
                              const char *Kind) {
   return Dir + "/trial" + std::to_string(Trial) + "." + Kind;
 }
+inline std::string setFile(const std::string &Dir, unsigned Set,
+                           const char *Kind) {
+  return Dir + "/set" + std::to_string(Set) + "." + Kind;
+}
+inline std::string auditFile(const std::string &Dir, unsigned Audit,
+                             const char *Kind) {
+  return Dir + "/audit" + std::to_string(Audit) + "." + Kind;
+}
+constexpr const char *BenchReferenceJson = "bench-reference.json";
 constexpr const char *ReferenceJson = "reference.json";
 constexpr const char *TaskJson = "task.json";
 constexpr const char *ResultJson = "result.json";

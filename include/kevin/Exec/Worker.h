@@ -14,6 +14,18 @@
 //             and the inputs as they were after each call. It never sees the
 //             task or the reference outputs. --build-only stops after import.
 //
+// and, for kevin-bench (lib/Exec/BenchWorker.cpp), two timing modes:
+//
+//  bench-reference  trusted: draws the input sets from secret seeds, writes
+//             them and the audit sets' reference outputs, and times Model.
+//  bench-candidate  untrusted: times ModelNew by the identical method on the
+//             same input sets, with audit calls on unseen sets at secret
+//             positions among the timed calls.
+//
+// Timing runs in native code: events on a fresh non-default current stream
+// plus a device-wide synchronize (CUDA), or the wall clock (CPU); an L2
+// flush before every call; a thread census after every call.
+//
 // Files in the work directory are the whole protocol (lib/Exec/Protocol.h).
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +53,8 @@ struct WorkerOptions {
   bool IsolateNetwork = true;
   /// Address-space limit for the candidate's run phase, MiB; 0 for none.
   size_t MemoryLimitMiB = 0;
+  /// Bench reference mode: "eager", or "compile" (torch.compile).
+  std::string Baseline = "eager";
 };
 
 /// Each returns the process exit status: 0 when the result file was
@@ -50,6 +64,8 @@ struct WorkerOptions {
 /// broke) runs after the result is written.
 int runReferenceWorker(const WorkerOptions &Options);
 int runCandidateWorker(const WorkerOptions &Options);
+int runBenchReferenceWorker(const WorkerOptions &Options);
+int runBenchCandidateWorker(const WorkerOptions &Options);
 
 } // namespace kevin
 

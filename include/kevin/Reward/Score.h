@@ -4,7 +4,7 @@
 // the `check`, `run` and `bench` sections of a record, with the options a
 // training run tunes: the correctness weight, a speedup cap, a log1p speedup
 // term, a penalty per review flag of kevin-bench, and zeroing on any check
-// finding. Every way a record bends the formula (a correct kernel without a
+// finding. A timing kevin-bench rejected scores 0. Every way a record bends the formula (a correct kernel without a
 // usable speedup, a failed check) is named in the score's flags.
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +42,10 @@ struct KernelResult {
   size_t FindingCount = 0;       ///< entries of check.findings
   std::optional<double> Speedup; ///< bench.speedup when it is a number
   size_t ReviewFlagCount = 0;    ///< entries of bench.flags
+  /// bench.ok == false on a timed record: kevin-bench rejected the timing
+  /// (work escaped the timed region, an audit failed) or the candidate
+  /// failed while being timed.
+  bool BenchRejected = false;
 };
 
 /// Reads the fields the score needs. `run.correct` is required unless the
@@ -60,6 +64,7 @@ constexpr const char *NoSpeedup =
 constexpr const char *BadSpeedup = "bad-speedup"; ///< correct, speedup <= 0
 constexpr const char *SpeedupCapped = "speedup-capped";
 constexpr const char *ReviewFlags = "review-flags"; ///< penalised bench.flags
+constexpr const char *BenchRejected = "bench-rejected"; ///< bench.ok false: S = 0
 } // namespace score_flag
 
 struct KernelScore {

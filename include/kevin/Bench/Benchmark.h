@@ -1,0 +1,98 @@
+//===-- kevin/Bench/Benchmark.h - time a candidate against its task -*- C++ -*-===//
+//
+// The trusted side of kevin-bench. For a task it runs the bench-reference
+// worker once (input sets from secret seeds, audit-set reference outputs,
+// the reference's timing) and keeps the result for every candidate of the
+// task; for each candidate it runs a bench-candidate worker with a secret
+// plan (warmup count, audit positions), then turns both sides' samples into
+// statistics, a speedup with a confidence interval and flags. The verdict is
+// the record's `bench` section (docs/CommandGuide/kevin-bench.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_BENCH_BENCHMARK_H
+#define KEVIN_BENCH_BENCHMARK_H
+
+#include "kevin/Exec/Compare.h"
+#include "kevin/Exec/Evaluator.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kevin {
+
+struct BenchOptions {
+  std::string WorkerPath; ///< The kevin-worker executable.
+  std::string Device = "cpu";
+  std::string CacheDir;
+  std::string CudaArch;
+  /// "eager", or "compile" (torch.compile reference, torch 2.x).
+  std::string Baseline = "eager";
+  /// The per-run secret; random when unset.
+  std::optional<uint64_t> Seed;
+  /// Input sets the timed calls rotate through.
+  unsigned PoolSize = 4;
+  /// Audit calls on unseen input sets, at secret positions.
+  unsigned Audits = 2;
+  /// Warmup calls; a secret 0-2 more are added.
+  unsigned Warmups = 3;
+  size_t MinTrials = 10;
+  size_t MaxTrials = 1000;
+  /// Stop when the median's relative standard error is below this.
+  double TargetRse = 0.01;
+  /// Seconds of timed calls per side at most (after MinTrials).
+  double BudgetSeconds = 5;
+  /// Speedups above this are flagged for review.
+  double SpeedupBound = 10;
+  /// Bytes written to flush L2 before each CUDA call; 0: twice the L2.
+  size_t FlushBytes = 0;
+  double TimeoutSeconds = 600;
+  bool IsolateNetwork = true;
+  bool KeepTemporaries = false;
+  ToleranceTable Tolerances;
+  size_t MaxMessageBytes = 2000;
+};
+
+/// The flags of a `bench` section. Rejecting flags make the timing invalid
+/// (`ok` false, no speedup); review flags keep the speedup.
+namespace bench_flag {
+constexpr const char *StreamEscape = "stream-escape";       ///< rejects
+constexpr const char *ThreadSpawned = "thread-spawned";     ///< rejects
+constexpr const char *LateWrites = "late-writes";           ///< rejects
+constexpr const char *AuditMismatch = "audit-mismatch";     ///< rejects
+constexpr const char *SpeedupAboveBound = "speedup-above-bound";
+constexpr const char *UnseenInputSlower = "unseen-input-slower";
+constexpr const char *ClocksDisagree = "clocks-disagree";
+constexpr const char *BelowLaunchFloor = "below-launch-floor";
+} // namespace bench_flag
+
+struct BenchVerdict {
+  Json Bench; ///< The record's `bench` section.
+  /// Timed, and no rejecting flag.
+  bool Ok = false;
+  /// The task (reference) could not be timed: a tool error.
+  bool ReferenceFailed = false;
+};
+
+class Benchmarker {
+public:
+  explicit Benchmarker(BenchOptions Options);
+  ~Benchmarker();
+  /// Times one candidate. An Error means kevin itself could not do its job.
+  Expected<BenchVerdict> bench(const Candidate &C);
+
+private:
+  struct ReferenceRun;
+  Expected<ReferenceRun *> reference(const std::string &TaskPath);
+  BenchOptions Options;
+  uint64_t Secret = 0;
+  unsigned CandidatesTimed = 0;
+  std::map<std::string, std::unique_ptr<ReferenceRun>> References;
+};
+
+} // namespace kevin
+
+#endif // KEVIN_BENCH_BENCHMARK_H

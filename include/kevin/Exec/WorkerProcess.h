@@ -1,0 +1,77 @@
+//===-- kevin/Exec/WorkerProcess.h - running worker processes ---*- C++ -*-===//
+//
+// The trusted side's tools for starting kevin-worker processes and reading
+// how they ended, shared by kevin-run's evaluator and kevin-bench: private
+// temporary directories, secrets from /dev/urandom, the scrubbed worker
+// environment, and the classification of a finished worker (timeout, signal,
+// early exit, unattested or attested result) from its exit status, its
+// progress file and its result.json.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_EXEC_WORKERPROCESS_H
+#define KEVIN_EXEC_WORKERPROCESS_H
+
+#include "kevin/Exec/Outcome.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+#include "kevin/Support/Subprocess.h"
+
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// The whole content of a file; empty when it cannot be read.
+std::string readWholeFile(const std::string &Path);
+
+/// Bytes random hex digits' worth of /dev/urandom (2 * Bytes characters).
+Expected<std::string> randomHex(size_t Bytes);
+
+/// A private (0700) temporary directory under $TMPDIR, removed on
+/// destruction unless Keep is set.
+class TempDir {
+public:
+  static Expected<TempDir> create(const char *Prefix = "kevin-run");
+  TempDir(TempDir &&Other) noexcept;
+  TempDir &operator=(TempDir &&) = delete;
+  ~TempDir();
+  const std::string &path() const { return Path; }
+  bool Keep = false;
+
+private:
+  explicit TempDir(std::string P) : Path(std::move(P)) {}
+  std::string Path;
+};
+
+/// Text cut to Limit bytes, marked when cut.
+std::string truncated(const std::string &Text, size_t Limit);
+
+/// The last Limit bytes of a worker's stderr, on line boundaries.
+std::string stderrTail(const std::string &Stderr, size_t Limit);
+
+/// The environment of worker processes: nothing from the caller but what
+/// running torch needs.
+std::vector<std::string> workerEnvironment(const std::string &Home,
+                                           const std::string &CacheDir);
+
+/// How a candidate worker process ended, as a verdict.
+struct WorkerVerdict {
+  bool HaveResult = false;
+  Json Result;
+  Stage StageReached = Stage::Format;
+  Outcome Result_ = Outcome::Ok;
+  std::string Message;
+};
+
+/// Classifies a finished candidate worker whose work directory is Dir and
+/// whose result must carry Nonce; Limit is its timeout in seconds.
+WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
+                             const std::string &Nonce, double Limit,
+                             size_t MaxMessage);
+
+/// A hard link, or a copy across file systems.
+Error linkOrCopy(const std::string &From, const std::string &To);
+
+} // namespace kevin
+
+#endif // KEVIN_EXEC_WORKERPROCESS_H

@@ -1,0 +1,541 @@
+//===-- BenchWorker.cpp - the timing worker modes of kevin-bench ----------===//
+//
+// One timing loop serves the trusted reference and the untrusted candidate,
+// so both are measured by the identical method:
+//
+//   warmups (secret count) -> synchronize-overhead calibration on an empty
+//   call (CUDA) -> thread census baseline -> timed calls rotating through
+//   the input pool until the median is precise enough or the budget ends,
+//   with audit calls on unseen input sets at secret positions.
+//
+// A CUDA call is: reset persisting L2, flush L2 (write a buffer of twice its
+// size), synchronize; record Start on the timing stream; forward; record
+// EndStream; thread census; synchronize the whole device; record EndDevice.
+// Start->EndStream is the kernel time (what triton's do_bench measures);
+// Start->EndDevice, less the calibrated synchronize overhead, exposes work
+// that escaped the timing stream. A CPU call is wall clock around forward.
+// The trusted side (lib/Bench/Benchmark.cpp) turns the samples into
+// statistics and flags.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaRuntime.h"
+#include "WorkerSupport.h"
+#include "kevin/Bench/Statistics.h"
+#include "kevin/Exec/Compare.h"
+#include "kevin/Exec/Protocol.h"
+#include "kevin/Exec/Worker.h"
+#include "kevin/Exec/WorkerProcess.h"
+
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <iostream>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+namespace kevin {
+
+using namespace worker;
+
+namespace {
+
+/// The timing loop's parameters, read from the secrets on stdin.
+struct TimingPlan {
+  unsigned Warmups = 3;
+  StoppingRule Rule;
+  /// Positions (in timed calls done so far) at which audit K runs.
+  std::vector<size_t> AuditAt;
+  size_t FlushBytes = 0; ///< 0: twice the device's L2, at least 256 MiB
+  double SettleMs = 2;
+
+  static TimingPlan from(const Json &J) {
+    TimingPlan P;
+    P.Warmups = J.value("warmups", 3u);
+    P.Rule.MinTrials = J.value("min_trials", size_t(10));
+    P.Rule.MaxTrials = J.value("max_trials", size_t(1000));
+    P.Rule.TargetRse = J.value("target_rse", 0.01);
+    P.Rule.BudgetSeconds = J.value("budget_seconds", 5.0);
+    P.FlushBytes = J.value("flush_bytes", size_t(0));
+    P.SettleMs = J.value("settle_ms", 2.0);
+    if (J.contains("audit_at"))
+      for (const Json &A : J["audit_at"])
+        P.AuditAt.push_back(A.get<size_t>());
+    return P;
+  }
+};
+
+/// Entries of /proc/self/task: the threads of this process.
+unsigned threadCount() {
+  DIR *D = ::opendir("/proc/self/task");
+  if (!D)
+    return 0;
+  unsigned N = 0;
+  while (struct dirent *E = ::readdir(D))
+    N += E->d_name[0] != '.';
+  ::closedir(D);
+  return N;
+}
+
+/// The tensors of a forward result (a tensor, or a tuple/list of them).
+std::vector<at::Tensor> outputTensors(const py::object &Out) {
+  std::vector<py::handle> Items;
+  if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out))
+    for (py::handle H : Out)
+      Items.push_back(H);
+  else
+    Items.push_back(Out);
+  std::vector<at::Tensor> Tensors;
+  for (py::handle H : Items) {
+    if (!THPVariable_CheckExact(H.ptr()))
+      throw std::runtime_error("TypeError: forward returned something other "
+                               "than a plain torch.Tensor");
+    Tensors.push_back(fromPython(H).detach());
+  }
+  return Tensors;
+}
+
+Json outputMeta(const py::object &Out) {
+  Json Meta;
+  Meta["kind"] = py::isinstance<py::tuple>(Out)  ? "tuple"
+                 : py::isinstance<py::list>(Out) ? "list"
+                                                 : "tensor";
+  Meta["tensors"] = Json::array();
+  for (const at::Tensor &T : outputTensors(Out))
+    Meta["tensors"].push_back(tensorMeta(T));
+  return Meta;
+}
+
+std::vector<at::Tensor> cpuCopies(const std::vector<at::Tensor> &Ts) {
+  std::vector<at::Tensor> Out;
+  for (const at::Tensor &T : Ts)
+    Out.push_back(T.to(at::kCPU, false, true));
+  return Out;
+}
+
+/// Times single calls by the method of the device.
+class CallTimer {
+public:
+  struct Sample {
+    double Ms = 0;       ///< Start -> EndStream (CUDA), wall clock (CPU)
+    double SyncedMs = 0; ///< Start -> EndDevice (CUDA); = Ms on the CPU
+    double HostMs = 0;   ///< host clock over call + synchronize
+    unsigned Threads = 0;
+    py::object Out;
+    std::vector<at::Tensor> Early; ///< copies taken right after return
+  };
+
+  static Expected<CallTimer> create(py::module_ &Prelude,
+                                    const std::string &Device,
+                                    size_t FlushBytes, Json &Environment) {
+    CallTimer T;
+    T.Cuda = Device.rfind("cuda", 0) == 0;
+    Environment = Json::parse(
+        Prelude.attr("to_json")(Prelude.attr("device_info")(Device))
+            .cast<std::string>());
+    if (!T.Cuda)
+      return T;
+    Expected<CudaRuntime> Rt = CudaRuntime::find();
+    if (!Rt)
+      return Rt.error();
+    T.Runtime = *Rt;
+    T.Stream = reinterpret_cast<CudaRuntime::Stream>(
+        Prelude.attr("use_timing_stream")(Device).cast<uintptr_t>());
+    if (!FlushBytes)
+      FlushBytes = std::max<size_t>(
+          2 * Environment.value("l2_bytes", size_t(0)), size_t(256) << 20);
+    Environment["l2_flush_bytes"] = FlushBytes;
+    T.Flush = at::empty({static_cast<int64_t>(FlushBytes / 4)},
+                        at::TensorOptions()
+                            .dtype(at::kFloat)
+                            .device(at::Device(Device)));
+    for (CudaRuntime::Event *E : {&T.Start, &T.EndStream, &T.EndDevice})
+      *E = T.Runtime->createEvent();
+    return T;
+  }
+
+  bool cuda() const { return Cuda; }
+
+  Sample call(const py::object &Fn, const py::list &Args, bool Snapshot) {
+    Sample S;
+    if (Cuda) {
+      Runtime->resetPersistingL2();
+      Flush.zero_();
+      Runtime->synchronizeDevice();
+    }
+    auto HostStart = Clock::now();
+    if (Cuda)
+      Runtime->record(Start, Stream);
+    S.Out = Fn(*Args);
+    if (Cuda)
+      Runtime->record(EndStream, Stream);
+    auto Returned = Clock::now();
+    S.Threads = threadCount();
+    if (Snapshot)
+      for (const at::Tensor &T : outputTensors(S.Out))
+        S.Early.push_back(T.clone()); // on the timing stream, in order
+    if (!Cuda) {
+      S.Ms = S.SyncedMs = S.HostMs =
+          std::chrono::duration<double, std::milli>(Returned - HostStart)
+              .count();
+      return S;
+    }
+    if (!Runtime->synchronizeDevice())
+      throw std::runtime_error("CUDA error: the device reported an error "
+                               "after forward (cudaDeviceSynchronize)");
+    Runtime->record(EndDevice, Stream);
+    S.Ms = Runtime->elapsedMilliseconds(Start, EndStream);
+    S.SyncedMs = Runtime->elapsedMilliseconds(Start, EndDevice);
+    S.HostMs = secondsSince(HostStart) * 1e3;
+    return S;
+  }
+
+  /// Waits, then synchronizes: what a late writer had time to do is done.
+  void settle(double Ms) {
+    py::gil_scoped_release Release; // a Python late writer may run meanwhile
+    std::this_thread::sleep_for(std::chrono::microseconds(
+        static_cast<long>(Ms * 1000)));
+    if (Cuda)
+      Runtime->synchronizeDevice();
+  }
+
+private:
+  bool Cuda = false;
+  std::optional<CudaRuntime> Runtime;
+  CudaRuntime::Stream Stream = nullptr;
+  CudaRuntime::Event Start = nullptr, EndStream = nullptr, EndDevice = nullptr;
+  at::Tensor Flush;
+};
+
+/// Where audit K's outputs go (the candidate) or nowhere (the reference).
+using AuditSink = std::function<void(unsigned, const CallTimer::Sample &)>;
+
+/// The samples of one timing loop, as the trusted side reads them.
+Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
+               const std::vector<py::list> &Pool,
+               const std::vector<py::list> &Audits, const TimingPlan &Plan,
+               const AuditSink &OnAudit, int ProgressFd) {
+  Json Out;
+  auto Start = Clock::now();
+  progress(ProgressFd, "run warmup");
+  for (unsigned W = 0; W < Plan.Warmups; ++W)
+    Timer.call(Model, Pool[W % Pool.size()], false);
+  if (Timer.cuda()) {
+    std::vector<double> Overhead;
+    py::object Noop = Prelude.attr("noop");
+    py::list NoArgs;
+    for (int I = 0; I < 21; ++I) {
+      CallTimer::Sample S = Timer.call(Noop, NoArgs, false);
+      Overhead.push_back(S.SyncedMs - S.Ms);
+    }
+    Out["sync_overhead_ms"] = summarize(Overhead).Median;
+  } else {
+    Out["sync_overhead_ms"] = 0.0;
+  }
+  unsigned BaselineThreads = threadCount(), MaxThreads = BaselineThreads;
+  Json Ms = Json::array(), Synced = Json::array(), Host = Json::array();
+  Json AuditTimes = Json::array();
+  std::vector<double> Samples;
+  size_t NextAudit = 0, Trial = 0;
+  auto TimedStart = Clock::now();
+  progress(ProgressFd, "run timed");
+  while (true) {
+    if (NextAudit < Plan.AuditAt.size() && NextAudit < Audits.size() &&
+        Plan.AuditAt[NextAudit] <= Samples.size()) {
+      CallTimer::Sample S = Timer.call(Model, Audits[NextAudit], true);
+      MaxThreads = std::max(MaxThreads, S.Threads);
+      Timer.settle(Plan.SettleMs);
+      OnAudit(static_cast<unsigned>(NextAudit), S);
+      AuditTimes.push_back(S.Ms);
+      ++NextAudit;
+      continue;
+    }
+    bool AuditsDone =
+        NextAudit >= std::min(Plan.AuditAt.size(), Audits.size());
+    if (AuditsDone && Plan.Rule.shouldStop(Samples, secondsSince(TimedStart)))
+      break;
+    CallTimer::Sample S = Timer.call(Model, Pool[Trial++ % Pool.size()], false);
+    MaxThreads = std::max(MaxThreads, S.Threads);
+    Samples.push_back(S.Ms);
+    Ms.push_back(S.Ms);
+    Synced.push_back(S.SyncedMs);
+    Host.push_back(S.HostMs);
+    // A loop the budget cannot end (audits pending past MaxTrials) ends here.
+    if (Samples.size() >= 4 * Plan.Rule.MaxTrials)
+      break;
+  }
+  Out["ms"] = Ms;
+  Out["synced_ms"] = Synced;
+  Out["host_ms"] = Host;
+  Out["audit_ms"] = AuditTimes;
+  Out["warmups"] = Plan.Warmups;
+  Out["threads_baseline"] = BaselineThreads;
+  Out["threads_max"] = MaxThreads;
+  Out["seconds"] = secondsSince(Start);
+  return Out;
+}
+
+std::string readStdin() {
+  return std::string((std::istreambuf_iterator<char>(std::cin)),
+                     std::istreambuf_iterator<char>());
+}
+
+/// Loads input set N of Dir onto the device as call arguments.
+Expected<py::list> loadSet(py::module_ &Prelude, const std::string &Dir,
+                           unsigned N, const Json &Layout,
+                           const std::string &Device) {
+  Expected<std::vector<at::Tensor>> Loaded =
+      readTensorFile(protocol::setFile(Dir, N, "inputs"));
+  if (!Loaded)
+    return Loaded.error();
+  std::vector<at::Tensor> OnDevice;
+  for (const at::Tensor &T : *Loaded)
+    OnDevice.push_back(T.to(at::Device(Device), false, true));
+  return trialArguments(Prelude, Layout, OnDevice);
+}
+
+} // namespace
+
+//--- bench-reference ----------------------------------------------------------
+
+int runBenchReferenceWorker(const WorkerOptions &Options) {
+  Json Secrets = Json::parse(readStdin(), nullptr, false);
+  if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
+    std::cerr << "kevin-worker: error: no input-set seeds on stdin\n";
+    return ExitError;
+  }
+  unsigned PoolSize = Secrets.value("pool", 4u);
+  unsigned AuditCount = Secrets.value("audits", 2u);
+  if (Secrets["seeds"].size() != PoolSize + AuditCount || PoolSize == 0) {
+    std::cerr << "kevin-worker: error: expected pool + audits seeds\n";
+    return ExitError;
+  }
+  TimingPlan Plan = TimingPlan::from(Secrets);
+  Json Report;
+  Report["ok"] = false;
+  auto failed = [&](const std::string &Message) {
+    Report["message"] = Message;
+    writeJson(Options.Dir, protocol::BenchReferenceJson, Report);
+    return ExitClean;
+  };
+  py::initialize_interpreter();
+  try {
+    py::module_ Prelude = startPython();
+    py::module_ Task;
+    try {
+      Task = Prelude.attr("import_file")("kevin_task", Options.Task);
+    } catch (py::error_already_set &E) {
+      return failed("cannot import the task: " +
+                    Prelude
+                        .attr("describe")(E.value(), Options.Task,
+                                          Options.Task, E.trace())
+                        .cast<std::string>());
+    }
+    for (const char *Needed : {"Model", "get_inputs", "get_init_inputs"})
+      if (!py::hasattr(Task, Needed))
+        return failed(std::string("the task defines no '") + Needed + "'");
+    Json Environment;
+    Expected<CallTimer> Timer = CallTimer::create(
+        Prelude, Options.Device, Plan.FlushBytes, Environment);
+    if (!Timer)
+      return failed(Timer.error().message());
+    py::object Device =
+        py::module_::import("torch").attr("device")(Options.Device);
+    Prelude.attr("manual_seed")(protocol::InitSeed);
+    py::list Init = Task.attr("get_init_inputs")();
+    Report["init_args"] =
+        Json::parse(Prelude.attr("to_json")(Init).cast<std::string>());
+    Prelude.attr("manual_seed")(protocol::InitSeed);
+    py::object Model = Task.attr("Model")(*Init).attr("to")(Device);
+    if (Options.Baseline == "compile")
+      Model = Prelude.attr("compile_model")(Model);
+    py::object NoGrad = Prelude.attr("no_grad")();
+    NoGrad.attr("__enter__")();
+
+    // The input sets, drawn from the secret seeds by the task's own code.
+    Json Sets = Json::array(), AuditOutputs = Json::array();
+    std::vector<py::list> Pool;
+    for (unsigned N = 0; N < PoolSize + AuditCount; ++N) {
+      Prelude.attr("manual_seed")(Secrets["seeds"][N].get<uint64_t>());
+      py::list Inputs = Task.attr("get_inputs")();
+      Json Layout = Json::array();
+      std::vector<at::Tensor> Pristine, OnDevice;
+      for (py::handle Item : Inputs) {
+        Json Slot;
+        if (THPVariable_Check(Item.ptr())) {
+          Slot["tensor"] = Pristine.size();
+          at::Tensor T = fromPython(Item);
+          Pristine.push_back(T.to(at::kCPU, false, true));
+          OnDevice.push_back(T.to(at::Device(Options.Device), false, true));
+        } else {
+          Slot["value"] =
+              Json::parse(Prelude.attr("to_json")(Item).cast<std::string>());
+        }
+        Layout.push_back(Slot);
+      }
+      if (Error E = writeTensorFile(
+              protocol::setFile(Options.Dir, N, "inputs"), Pristine)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+      Sets.push_back(Json{{"inputs", Layout}});
+      py::list Args = trialArguments(Prelude, Layout, OnDevice);
+      if (N < PoolSize) {
+        Pool.push_back(Args);
+        continue;
+      }
+      py::object Out = Model(*Args);
+      AuditOutputs.push_back(outputMeta(Out));
+      if (Error E = writeTensorFile(
+              protocol::auditFile(Options.Dir, N - PoolSize, "reference"),
+              cpuCopies(outputTensors(Out)))) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+    }
+    Plan.AuditAt.clear(); // the trusted reference needs no audits
+    Json Timing = timeModel(*Timer, Prelude, Model, Pool, {}, Plan,
+                            [](unsigned, const CallTimer::Sample &) {}, -1);
+    NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
+    Report["ok"] = true;
+    Report["sets"] = Sets;
+    Report["audit_outputs"] = AuditOutputs;
+    Report["timing"] = Timing;
+    Report["environment"] = Environment;
+    writeJson(Options.Dir, protocol::BenchReferenceJson, Report);
+    return ExitClean;
+  } catch (py::error_already_set &E) {
+    return failed(std::string("the reference failed: ") + E.what());
+  } catch (const std::exception &E) {
+    return failed(std::string("the reference failed: ") + E.what());
+  }
+}
+
+//--- bench-candidate ----------------------------------------------------------
+
+int runBenchCandidateWorker(const WorkerOptions &Options) {
+  Json Secrets = Json::parse(readStdin(), nullptr, false);
+  if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
+    std::cerr << "kevin-worker: error: no nonce on stdin\n";
+    return ExitError;
+  }
+  TimingPlan Plan = TimingPlan::from(Secrets);
+  Json Task = Json::parse(
+      readWholeFile(Options.Dir + "/" + protocol::TaskJson), nullptr, false);
+  if (Task.is_discarded() || !Task.contains("sets")) {
+    std::cerr << "kevin-worker: error: no task.json in the work directory\n";
+    return ExitError;
+  }
+  unsigned PoolSize = Task.value("pool", 1u);
+  bool Isolated = Options.IsolateNetwork && isolateNetwork();
+  std::string Display =
+      Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
+  Json Report;
+  Report["nonce"] = Secrets["nonce"];
+  Report["stage"] = "load";
+  Report["outcome"] = "ok";
+  Report["message"] = "";
+  Report["network_isolated"] = Isolated;
+  int ProgressFd =
+      ::open((Options.Dir + "/" + protocol::Progress).c_str(),
+             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  BuilderState State;
+  State.Options = Options.Build;
+  State.OriginPath = Display;
+  State.OriginText = readWholeFile(Options.Candidate);
+  State.ProgressFd = ProgressFd;
+  Builder = &State;
+  auto finish = [&](Stage S, Outcome O, const std::string &Message) {
+    Report["stage"] = stageName(S);
+    Report["outcome"] = outcomeName(O);
+    Report["message"] = Message;
+    Report["builds"] = State.Builds;
+    progress(ProgressFd, "done");
+    return writeJson(Options.Dir, protocol::ResultJson, Report) ? ExitClean
+                                                               : ExitError;
+  };
+
+  py::initialize_interpreter();
+  py::module_ Prelude;
+  Stage Reached = Stage::Load;
+  try {
+    progress(ProgressFd, "load");
+    Prelude = startPython();
+    State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
+    Prelude.attr("install_builder")();
+    Json Environment;
+    // The timing stream is current before the candidate is imported.
+    Expected<CallTimer> Timer = CallTimer::create(
+        Prelude, Options.Device, Plan.FlushBytes, Environment);
+    if (!Timer) {
+      std::cerr << "kevin-worker: error: " << Timer.error().message() << "\n";
+      return ExitError;
+    }
+    py::module_ Candidate =
+        Prelude.attr("import_file")("kevin_candidate", Options.Candidate);
+    if (State.Failed)
+      return finish(Stage::Build, *parseOutcome(State.FailOutcome),
+                    State.FailMessage);
+    if (!py::hasattr(Candidate, "ModelNew"))
+      return finish(Stage::Format, Outcome::FormatError,
+                    Display + ": no class 'ModelNew' is defined");
+    py::object Device =
+        py::module_::import("torch").attr("device")(Options.Device);
+    py::list Init = Prelude.attr("from_json")(Task["init_args"].dump());
+    Prelude.attr("manual_seed")(protocol::InitSeed);
+    py::object Model = Candidate.attr("ModelNew")(*Init).attr("to")(Device);
+    std::vector<py::list> Pool, Audits;
+    for (unsigned N = 0; N < Task["sets"].size(); ++N) {
+      Expected<py::list> Args = loadSet(Prelude, Options.Dir, N,
+                                        Task["sets"][N]["inputs"],
+                                        Options.Device);
+      if (!Args) {
+        std::cerr << "kevin-worker: error: " << Args.error().message() << "\n";
+        return ExitError;
+      }
+      (N < PoolSize ? Pool : Audits).push_back(*Args);
+    }
+    py::object NoGrad = Prelude.attr("no_grad")();
+    NoGrad.attr("__enter__")();
+    progress(ProgressFd, "run");
+    Reached = Stage::Run;
+    bool WriteFailed = false;
+    AuditSink OnAudit = [&](unsigned K, const CallTimer::Sample &S) {
+      WriteFailed |= static_cast<bool>(writeTensorFile(
+          protocol::auditFile(Options.Dir, K, "early"), cpuCopies(S.Early)));
+      WriteFailed |= static_cast<bool>(
+          writeTensorFile(protocol::auditFile(Options.Dir, K, "outputs"),
+                          cpuCopies(outputTensors(S.Out))));
+    };
+    Report["timing"] = timeModel(*Timer, Prelude, Model, Pool, Audits, Plan,
+                                 OnAudit, ProgressFd);
+    NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
+    if (WriteFailed) {
+      std::cerr << "kevin-worker: error: cannot write the audit outputs\n";
+      return ExitError;
+    }
+    Report["environment"] = Environment;
+    return finish(Stage::Compare, Outcome::Ok, "");
+  } catch (py::error_already_set &E) {
+    if (isSystemExit(E))
+      return finish(Reached, Outcome::EarlyExit,
+                    "the candidate called exit while being timed");
+    std::string Message =
+        Prelude ? Prelude
+                      .attr("describe")(E.value(), Options.Candidate, Display,
+                                        E.trace())
+                      .cast<std::string>()
+                : std::string(E.what());
+    Outcome O = classifyException(Message);
+    if (Reached == Stage::Load && O == Outcome::RuntimeError)
+      O = Outcome::LoadError;
+    return finish(Reached, O, Message);
+  } catch (const std::exception &E) {
+    std::string Message = E.what();
+    return finish(Reached, classifyException(Message),
+                  Message.substr(0, 2000));
+  }
+}
+
+} // namespace kevin

@@ -1,0 +1,82 @@
+//===-- WorkerSupport.h - helpers of the worker processes -------*- C++ -*-===//
+//
+// Private to lib/Exec: what the correctness worker (Worker.cpp) and the
+// timing worker (BenchWorker.cpp) share: the embedded interpreter and its
+// trusted prelude, kevin's builder hook, tensor <-> Python conversion, the
+// result files and the classification of Python exceptions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_LIB_EXEC_WORKERSUPPORT_H
+#define KEVIN_LIB_EXEC_WORKERSUPPORT_H
+
+#include "kevin/Build/Builder.h"
+#include "kevin/Exec/Outcome.h"
+#include "kevin/Support/Record.h"
+
+#include <ATen/ATen.h>
+#include <pybind11/embed.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kevin {
+namespace worker {
+
+namespace py = pybind11;
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point Start);
+
+/// What kevin's load_inline replacement needs, and what it records.
+struct BuilderState {
+  TorchToolchain Toolchain;
+  BuildOptions Options;
+  std::string OriginPath; ///< The candidate as named in messages.
+  std::string OriginText;
+  Json Builds = Json::array();
+  bool Failed = false;
+  std::string FailOutcome;
+  std::string FailMessage;
+  double Seconds = 0;
+  int ProgressFd = -1;
+};
+/// The state the embedded _kevin_build module uses (one per process).
+extern BuilderState *Builder;
+
+/// Appends a line to the progress file (the stage the worker reached).
+void progress(int Fd, const std::string &Line);
+
+/// Writes JSON to Dir/Name atomically (temporary file and rename).
+bool writeJson(const std::string &Dir, const char *Name, const Json &Value);
+
+/// dtype, shape and device of a tensor.
+Json tensorMeta(const at::Tensor &T);
+
+/// The storage byte range of a tensor, and whether two ranges overlap.
+std::pair<uintptr_t, uintptr_t> storageRange(const at::Tensor &T);
+bool overlaps(std::pair<uintptr_t, uintptr_t> A,
+              std::pair<uintptr_t, uintptr_t> B);
+
+/// Classifies a Python exception message into an outcome.
+Outcome classifyException(const std::string &TypeAndMessage);
+bool isSystemExit(const py::error_already_set &E);
+
+/// Starts the interpreter's trusted prelude (torch imported) and returns it.
+py::module_ startPython();
+/// The torch toolchain as the prelude reports it (nvcc target Arch if set).
+TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
+/// Moves the process into its own network namespace; false if not allowed.
+bool isolateNetwork();
+
+py::object toPython(const at::Tensor &T);
+at::Tensor fromPython(const py::handle &H);
+/// The positional arguments of a trial from its layout and tensors.
+py::list trialArguments(py::module_ &Prelude, const Json &Layout,
+                        const std::vector<at::Tensor> &Tensors);
+
+} // namespace worker
+} // namespace kevin
+
+#endif // KEVIN_LIB_EXEC_WORKERSUPPORT_H

@@ -1,0 +1,278 @@
+//===-- kevin-bench.cpp - time correct candidates against the reference ---===//
+//
+//   kevin-bench --task ref.py cand.py [--device cpu|cuda[:N]] [options]
+//   kevin-run ... | kevin-bench [options]             (records on stdin)
+//
+// Adds a `bench` section to each record (docs/CommandGuide/kevin-bench.md);
+// only records whose `run.correct` is true are timed, the rest pass through
+// marked skipped. Candidates are timed one at a time (they share the
+// device). Exit status: 0 every candidate timed without a rejecting flag,
+// 1 some not, 2 usage or tool error.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Bench/Benchmark.h"
+#include "kevin/Build/Builder.h"
+#include "kevin/Support/Error.h"
+#include "kevin/Support/Record.h"
+#include "kevin/Support/ToolMain.h"
+
+#include <climits>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+using namespace kevin;
+
+namespace {
+
+struct Job {
+  Candidate What;
+  Json Record;
+  std::string Device;
+  /// Why the record is not timed; empty when it is.
+  std::string Skip;
+};
+
+std::string absolutePath(const std::string &Path) {
+  if (Path.empty() || Path[0] == '/')
+    return Path;
+  char Cwd[PATH_MAX];
+  if (!::getcwd(Cwd, sizeof(Cwd)))
+    return Path;
+  return std::string(Cwd) + "/" + Path;
+}
+
+std::string workerNextToUs() {
+  char Self[PATH_MAX];
+  ssize_t N = ::readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return "kevin-worker";
+  std::string Path(Self, static_cast<size_t>(N));
+  return Path.substr(0, Path.rfind('/') + 1) + "kevin-worker";
+}
+
+Json skippedSection(const std::string &Why) {
+  return Json{{"ok", false},
+              {"outcome", "skipped"},
+              {"message", "not timed: " + Why},
+              {"speedup", nullptr},
+              {"flags", Json::array()}};
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CLI::App App("kevin-bench: time correct candidates against the reference, "
+               "each side in its own isolated worker, by the identical method",
+               "kevin-bench");
+  ToolContext Context("kevin-bench");
+  BenchOptions Options;
+  std::string Task, Device, CacheDir;
+  std::vector<std::string> Files, ToleranceSpecs;
+  uint64_t Seed = 0;
+  double Atol = 1e-2, Rtol = 1e-2;
+  bool NoIsolation = false;
+  App.add_option("candidates", Files,
+                 "candidate .py files ('-' or none: records on stdin)");
+  App.add_option("--task", Task, "the task (reference) file");
+  auto *DeviceOpt =
+      App.add_option("--device", Device, "cpu, cuda or cuda:N (default cpu)");
+  App.add_option("--baseline", Options.Baseline,
+                 "the reference as timed: eager, or compile (torch.compile, "
+                 "torch 2.x)")
+      ->check(CLI::IsMember({"eager", "compile"}));
+  auto *SeedOpt = App.add_option(
+      "--seed", Seed, "the run's secret (default: random per run)");
+  App.add_option("--pool", Options.PoolSize,
+                 "input sets the timed calls rotate through")
+      ->check(CLI::Range(1u, 64u));
+  App.add_option("--audits", Options.Audits,
+                 "audit calls on unseen inputs at secret positions")
+      ->check(CLI::Range(1u, 16u));
+  App.add_option("--warmups", Options.Warmups,
+                 "warmup calls (a secret 0-2 more are added)");
+  App.add_option("--min-trials", Options.MinTrials, "timed calls at least")
+      ->check(CLI::Range(size_t(3), size_t(100000)));
+  App.add_option("--max-trials", Options.MaxTrials, "timed calls at most")
+      ->check(CLI::Range(size_t(3), size_t(1000000)));
+  App.add_option("--target-rse", Options.TargetRse,
+                 "stop when the median's relative standard error is below "
+                 "this (default 0.01)");
+  App.add_option("--budget", Options.BudgetSeconds,
+                 "seconds of timed calls per side at most (default 5)");
+  App.add_option("--speedup-bound", Options.SpeedupBound,
+                 "flag speedups above this for review (default 10)");
+  App.add_option("--flush-bytes", Options.FlushBytes,
+                 "bytes written to flush L2 before each CUDA call (default: "
+                 "twice the L2, at least 256 MiB)");
+  App.add_option("--timeout", Options.TimeoutSeconds,
+                 "seconds per worker process (default 600)");
+  App.add_option("--cache-dir", CacheDir,
+                 "build cache (default $KEVIN_CACHE_DIR, else ~/.cache/kevin)");
+  App.add_option("--cuda-arch", Options.CudaArch,
+                 "nvcc target (default: the device's, else sm_90a)");
+  App.add_option("--atol", Atol, "audit absolute tolerance (default 1e-2)");
+  App.add_option("--rtol", Rtol, "audit relative tolerance (default 1e-2)");
+  App.add_option("--tolerance", ToleranceSpecs,
+                 "per-dtype audit tolerance, dtype=atol,rtol (repeatable)");
+  App.add_flag("--no-isolate-network", NoIsolation,
+               "do not give candidates their own network namespace");
+  App.add_flag("--keep-temps", Options.KeepTemporaries,
+               "keep the private work directories");
+  App.add_option("--worker", Options.WorkerPath,
+                 "the kevin-worker executable (default: next to kevin-bench)");
+  if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
+    return *Exit;
+
+  if (Options.MaxTrials < Options.MinTrials) {
+    Context.usageError("--max-trials must be at least --min-trials");
+    return ExitError;
+  }
+  Options.Tolerances.Default = Tolerance{Atol, Rtol};
+  for (const std::string &Spec : ToleranceSpecs)
+    if (Error E = Options.Tolerances.addSpec(Spec)) {
+      Context.usageError(E.message());
+      return ExitError;
+    }
+  Options.IsolateNetwork = !NoIsolation;
+  if (SeedOpt->count())
+    Options.Seed = Seed;
+  if (Options.WorkerPath.empty())
+    Options.WorkerPath = workerNextToUs();
+  if (::access(Options.WorkerPath.c_str(), X_OK) != 0) {
+    Context.error(Error::inFile(Options.WorkerPath,
+                                "cannot find the kevin-worker executable"));
+    return ExitError;
+  }
+  Options.CacheDir =
+      absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
+  if (!Device.empty() && Device != "cpu" && Device.rfind("cuda", 0) != 0) {
+    Context.usageError("--device must be cpu, cuda or cuda:N, not '" + Device +
+                       "'");
+    return ExitError;
+  }
+
+  bool Direct = !Files.empty() && !(Files.size() == 1 && Files[0] == "-");
+  std::vector<Job> Queue;
+  Error InputError;
+  if (Direct) {
+    if (Task.empty()) {
+      Context.usageError("--task is required to time a candidate file");
+      return ExitError;
+    }
+    for (const std::string &File : Files) {
+      Job J;
+      J.What.TaskPath = absolutePath(Task);
+      J.What.CandidatePath = absolutePath(File);
+      J.What.DisplayName = File;
+      J.Device = Device.empty() ? "cpu" : Device;
+      J.Record[SchemaVersionKey] = RecordSchemaVersion;
+      J.Record["id"] = File;
+      J.Record["task_path"] = Task;
+      J.Record["candidate_path"] = File;
+      J.Record["device"] = J.Device;
+      Queue.push_back(std::move(J));
+    }
+  } else {
+    RecordReader Reader(std::cin, "<stdin>");
+    while (true) {
+      Record R;
+      Expected<bool> More = Reader.next(R);
+      if (!More) {
+        InputError = More.error();
+        break;
+      }
+      if (!*More)
+        break;
+      Job J;
+      J.Record = R.Value;
+      const Json *Correct = findField(R.Value, "run.correct");
+      if (!Correct)
+        J.Skip = "no run section (pipe the records through kevin-run first)";
+      else if (!Correct->is_boolean() || !Correct->get<bool>())
+        J.Skip = "the candidate is not correct (run.correct is not true)";
+      const Json *Path = findField(R.Value, "candidate_path");
+      const Json *Code = findField(R.Value, "code");
+      const Json *TaskPath = findField(R.Value, "task_path");
+      if (Path && Path->is_string()) {
+        J.What.CandidatePath = absolutePath(Path->get<std::string>());
+        J.What.DisplayName = Path->get<std::string>();
+      } else if (Code && Code->is_string()) {
+        J.What.Code = Code->get<std::string>();
+        const Json *Id = findField(R.Value, "id");
+        J.What.DisplayName =
+            (Id && Id->is_string() ? Id->get<std::string>()
+                                   : "line-" + std::to_string(R.Origin.Line)) +
+            ".py";
+      } else if (J.Skip.empty()) {
+        InputError = Error::at(
+            R.Origin,
+            describeRecord(R) +
+                ": missing required field 'candidate_path' or 'code'");
+        break;
+      }
+      if (TaskPath && TaskPath->is_string())
+        J.What.TaskPath = absolutePath(TaskPath->get<std::string>());
+      else if (!Task.empty())
+        J.What.TaskPath = absolutePath(Task);
+      else if (J.Skip.empty()) {
+        InputError =
+            Error::at(R.Origin, describeRecord(R) +
+                                    ": missing required field 'task_path'");
+        break;
+      }
+      const Json *RecordDevice = findField(R.Value, "device");
+      J.Device = DeviceOpt->count() ? Device
+                 : RecordDevice && RecordDevice->is_string()
+                     ? RecordDevice->get<std::string>()
+                     : "cpu";
+      Queue.push_back(std::move(J));
+    }
+  }
+
+  // One harness per device: the reference of a task is timed once per
+  // device and shared by that device's candidates.
+  std::map<std::string, std::unique_ptr<Benchmarker>> Harnesses;
+  RecordWriter Writer(std::cout);
+  bool AllGood = true, ToolError = false;
+  for (Job &J : Queue) {
+    Json Out = J.Record;
+    if (!J.Skip.empty()) {
+      Out["bench"] = skippedSection(J.Skip);
+      Writer.write(Out);
+      AllGood = false;
+      continue;
+    }
+    std::unique_ptr<Benchmarker> &H = Harnesses[J.Device];
+    if (!H) {
+      BenchOptions Mine = Options;
+      Mine.Device = J.Device;
+      H = std::make_unique<Benchmarker>(Mine);
+    }
+    Expected<BenchVerdict> V = H->bench(J.What);
+    if (!V) {
+      Context.error(V.error());
+      ToolError = true;
+      continue;
+    }
+    Out["bench"] = V->Bench;
+    Writer.write(Out);
+    if (Direct)
+      std::cerr << J.What.DisplayName << ": "
+                << V->Bench.value("outcome", "") << ": "
+                << V->Bench.value("message", "") << "\n";
+    if (V->ReferenceFailed) {
+      std::string Message = V->Bench.value("message", "");
+      Context.error(Error::make(Message.substr(0, Message.find('\n'))));
+      ToolError = true;
+    }
+    AllGood &= V->Ok;
+  }
+  if (InputError) {
+    Context.error(InputError);
+    return ExitError;
+  }
+  if (ToolError)
+    return ExitError;
+  return AllGood ? ExitClean : ExitFindings;
+}
