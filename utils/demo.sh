@@ -25,13 +25,7 @@ PY
 task_args=()
 for t in ${tasks//,/ }; do task_args+=(--task "$t"); done
 
-# Until kevin-bench is built, turns are judged but not timed (no speedups).
-stage_args=()
-if [ ! -x "$build/bin/kevin-bench" ]; then
-  stage_args=(--stages check,run)
-  echo "kevin demo: kevin-bench is not built yet, so turns are checked and run but not timed"
-fi
 echo "kevin demo: tasks ${tasks//,/ }; m=$m trajectories x n=$n turns on the CPU"
 rm -rf "$run"
-"$build/bin/kevin" rollout --tasks "$root/share/kevin/tasks" "${task_args[@]}" "${stage_args[@]}" \
+"$build/bin/kevin" rollout --tasks "$root/share/kevin/tasks" "${task_args[@]}" \
   --policy "replay:$replay" -m "$m" -n "$n" --device cpu -j 2 --eval-jobs 2 -o "$run"

@@ -99,7 +99,7 @@ int main(int Argc, char **Argv) {
                  "stop when the median's relative standard error is below "
                  "this (default 0.01)");
   App.add_option("--budget", Options.BudgetSeconds,
-                 "seconds of timed calls per side at most (default 5)");
+                 "seconds of timed calls per side at most (default 2)");
   App.add_option("--speedup-bound", Options.SpeedupBound,
                  "flag speedups above this for review (default 10)");
   App.add_option("--flush-bytes", Options.FlushBytes,

@@ -44,7 +44,7 @@ struct BenchOptions {
   /// Stop when the median's relative standard error is below this.
   double TargetRse = 0.01;
   /// Seconds of timed calls per side at most (after MinTrials).
-  double BudgetSeconds = 5;
+  double BudgetSeconds = 2;
   /// Speedups above this are flagged for review.
   double SpeedupBound = 10;
   /// Bytes written to flush L2 before each CUDA call; 0: twice the L2.
