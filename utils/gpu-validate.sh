@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
 #===-- gpu-validate.sh - build and prove kevin-run on the GPU machine -----===#
 #
-# One script for one GPU session (the machine has no LLVM, lit or FileCheck):
-#   1. configures kevin without Clang (-DKEVIN_ENABLE_CLANG=OFF), with the
-#      toml++ headers carried in .gpu/ (-DKEVIN_EXTRA_INCLUDE_DIR), and builds
-#      the runtime tools (kevin-run, kevin-worker);
-#   2. compiles every CUDA case of test/kevin-run/gpu ahead of GPU use
-#      (kevin-run --build-only: one nvcc compile serves all but one case);
-#   3. runs every case through kevin-run --device cuda, in one invocation, so
-#      each candidate follows the previous one (the illegal-address kernel is
-#      followed by correct ones), and compares run.outcome with the case's
-#      `# EXPECT-OUTCOME:` line; then a few device-independent CPU-suite cases
-#      on the GPU;
-#   4. runs utils/bench-build.sh for a CPU and a CUDA extension.
+# One script for the GPU sessions (the machine has no LLVM, lit or FileCheck;
+# utils/prepare-gpu-carry.sh puts toml++, lit and FileCheck/not in .gpu/,
+# which the device call carries). STEPS (default all, comma-separated) picks:
+#   build       configure without Clang (-DKEVIN_ENABLE_CLANG=OFF), with the
+#               carried toml++ and lit/FileCheck, and build the runtime tools
+#               (kevin-run, kevin-worker, kevin-bench, kevin-reward);
+#   precompile  compile every CUDA source the later steps use (the gpu test
+#               cases, the bundled CUDA solutions, the escape candidates)
+#               with kevin-run --build-only -j $(nproc) into the lit suite's
+#               cache, so no later step waits for nvcc;
+#   cases       every case of test/kevin-run/gpu through kevin-run --device
+#               cuda, the illegal-address kernel first, comparing run.outcome
+#               with the case's `# EXPECT-OUTCOME:` line; then a few
+#               device-independent CPU-suite cases on the GPU;
+#   lit         the lit tests that need a GPU (`gpu/` directories);
+#   timing      utils/bench-timing.py (kevin-bench repeatability, agreement
+#               with triton's do_bench, escape candidates);
+#   buildbench  utils/bench-build.sh for a CPU and a CUDA extension.
 # Full logs go to $OUT (default ./gpu-out); a short table is printed last and
 # saved as $OUT/summary.txt. Each step has a time limit so the whole script
 # stays within one 10-minute call; a step that runs out is reported as such.
 #
-# usage: OUT=/some/dir utils/gpu-validate.sh
+# usage: OUT=/some/dir [STEPS=build,lit] utils/gpu-validate.sh
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 
@@ -27,9 +33,13 @@ mkdir -p "$OUT"
 BUILD=$ROOT/build-gpu
 PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
 JOBS=$(nproc)
+STEPS=${STEPS:-build,precompile,cases,lit,timing,buildbench}
 export KEVIN_TASK_PROFILE=small
-export KEVIN_CACHE_DIR=$OUT/kevin-cache
+# The lit suite's own cache (test/lit.cfg.py), shared by every step.
+export KEVIN_CACHE_DIR=$BUILD/test/kevin-cache
+mkdir -p "$KEVIN_CACHE_DIR"
 START=$(date +%s)
+want() { case ",$STEPS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 SUMMARY=$OUT/summary.txt
 : > "$SUMMARY"
 
@@ -40,34 +50,39 @@ step() { echo "== [$(elapsed) s] $*" | tee -a "$OUT/steps.log"; }
 note "gpu-validate: $(nvidia-smi -L 2>/dev/null | head -1)"
 note "python: $PYTHON ($("$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1))"
 
-#--- 1. configure and build ---------------------------------------------------
+#--- build ---------------------------------------------------------------------
+if want build; then
 step "configure"
 EXTRA=""
 [ -d "$ROOT/.gpu" ] && EXTRA="-DKEVIN_EXTRA_INCLUDE_DIR=$ROOT/.gpu"
+[ -x "$ROOT/.gpu/bin/FileCheck" ] && EXTRA="$EXTRA -DKEVIN_LIT=$ROOT/.gpu/lit/lit.py -DKEVIN_FILECHECK=$ROOT/.gpu/bin/FileCheck"
 if ! timeout 300 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DKEVIN_ENABLE_CLANG=OFF -DKEVIN_ENABLE_TORCH=ON -DKEVIN_INCLUDE_TESTS=OFF \
+    -DKEVIN_ENABLE_CLANG=OFF -DKEVIN_ENABLE_TORCH=ON -DKEVIN_INCLUDE_TESTS=ON \
     -DKEVIN_PYTHON="$PYTHON" -DPython3_EXECUTABLE="$PYTHON" $EXTRA > "$OUT/configure.log" 2>&1; then
   note "configure: FAILED (see configure.log)"; tail -20 "$OUT/configure.log"; exit 1
 fi
 step "build"
-if ! timeout 420 cmake --build "$BUILD" --target kevin-run kevin-worker -j "$JOBS" > "$OUT/build.log" 2>&1; then
+if ! timeout 420 cmake --build "$BUILD" --target kevin-run kevin-worker kevin-bench kevin-reward -j "$JOBS" > "$OUT/build.log" 2>&1; then
   note "build: FAILED (see build.log)"; grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1
 fi
 note "build: ok in $(elapsed) s"
+fi
 KEVIN_RUN=$BUILD/bin/kevin-run
-
-#--- 2. compile ahead ---------------------------------------------------------
 CASES=$(ls "$ROOT"/test/kevin-run/gpu/*.py | sort)
-# The shared extension first (alone), then the rest in parallel (cache hits).
-step "build-only"
-BUILD_START=$(date +%s)
-timeout 300 "$KEVIN_RUN" --build-only --device cuda "$ROOT/test/kevin-run/gpu/relu_ok.py" \
-  > "$OUT/build-only.jsonl" 2> "$OUT/build-only.err"
-timeout 300 "$KEVIN_RUN" --build-only --device cuda -j 4 $CASES \
-  >> "$OUT/build-only.jsonl" 2>> "$OUT/build-only.err"
-note "compile ahead: $(( $(date +%s) - BUILD_START )) s for $(echo "$CASES" | wc -l) cases"
 
-#--- 3. run the cases -----------------------------------------------------------
+#--- compile ahead ---------------------------------------------------------------
+if want precompile; then
+step "precompile"
+BUILD_START=$(date +%s)
+SOURCES="$CASES $(ls "$ROOT"/share/kevin/solutions/cuda/*/*.py) $ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread.py"
+# shellcheck disable=SC2086
+timeout 400 "$KEVIN_RUN" --build-only --device cuda -j "$JOBS" --build-jobs 1 $SOURCES \
+  > "$OUT/build-only.jsonl" 2> "$OUT/build-only.err"
+note "compile ahead: $(( $(date +%s) - BUILD_START )) s for $(echo $SOURCES | wc -w) candidates ($(grep -c '"ok":true' "$OUT/build-only.jsonl") built)"
+fi
+
+#--- run the cases --------------------------------------------------------------
+if want cases; then
 # Order: the illegal-address case first, so every other case runs after it.
 ORDERED="$ROOT/test/kevin-run/gpu/relu_illegal_address.py $(echo "$CASES" | grep -v relu_illegal_address)"
 field() { sed -n "s/^# $1: *//p" "$2" | head -1; }
@@ -107,8 +122,30 @@ except Exception:
   printf '%-28s %-22s %-22s %s\n' "cpu-suite/$NAME" "$WANT" "$GOT" "$V" | tee -a "$SUMMARY"
 done
 note "cases: $PASS passed, $FAIL failed ($(elapsed) s so far)"
+fi
+FAIL=${FAIL:-0}
 
-#--- 4. build benchmark -------------------------------------------------------
+#--- lit tests that need the GPU ----------------------------------------------
+if want lit; then
+step "lit"
+PATH="$ROOT/.gpu/bin:$PATH" timeout 400 "$PYTHON" "$ROOT/.gpu/lit/lit.py" -sv -j 4 "$BUILD/test" \
+  --filter '/gpu/' > "$OUT/lit.log" 2>&1
+LIT_RC=$?
+note "lit (gpu/): $(grep -E '^ *(Passed|Failed|Unsupported)' "$OUT/lit.log" | tr -s ' ' | tr '\n' ' ') rc=$LIT_RC"
+[ "$LIT_RC" -eq 0 ] || { FAIL=$((FAIL + 1)); grep -E "^(FAIL|TIMEOUT)" "$OUT/lit.log" | tee -a "$SUMMARY"; }
+fi
+
+#--- timing benchmark -----------------------------------------------------------
+if want timing; then
+step "timing"
+timeout 480 "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$BUILD/bin" --out "$OUT" \
+  > "$OUT/bench-timing.log" 2>&1 || echo "(bench-timing did not finish)" >> "$OUT/bench-timing.log"
+note "-- kevin-bench timing (utils/bench-timing.py):"
+tee -a "$SUMMARY" < "$OUT/bench-timing.log"
+fi
+
+#--- build benchmark ----------------------------------------------------------
+if want buildbench; then
 step "bench cpu"
 timeout 240 "$ROOT/utils/bench-build.sh" --build-dir "$BUILD" --python "$PYTHON" \
   > "$OUT/bench-cpu.log" 2>&1 || echo "(bench cpu did not finish)" >> "$OUT/bench-cpu.log"
@@ -124,6 +161,7 @@ if [ "$LEFT" -gt 200 ]; then
   tail -9 "$OUT/bench-cuda.log" | tee -a "$SUMMARY"
 else
   note "-- bench, CUDA extension: skipped ($LEFT s left of the time budget)"
+fi
 fi
 note "total: $(elapsed) s"
 [ "$FAIL" -eq 0 ]

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""bench-timing.py - kevin-bench's timing goals, measured on a GPU machine.
+
+  1. repeatability: each kernel timed by --repeats separate kevin-bench runs
+     (fresh secrets, fresh processes); prints speedup max/min - 1 (goal <= 2%);
+  2. agreement: the same kernels (candidate and reference) timed by
+     triton.testing.do_bench (median, its own L2 flush) in one process, with
+     the candidate's extension loaded from kevin's build cache; prints
+     kevin median / do_bench median - 1 (goal within 3%);
+  3. escapes: the side-stream and host-thread candidates of the adversarial
+     corpus must come back rejected with their flag.
+
+usage: bench-timing.py --bin BUILD/bin [--repeats 5] [--out DIR]
+The candidates must already be built into $KEVIN_CACHE_DIR (kevin-run
+--build-only), as utils/gpu-validate.sh does.
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARE = os.path.join(ROOT, "share", "kevin")
+KERNELS = ["level1/19_ReLU", "level1/23_Softmax", "level1/1_Square_matrix_multiplication_",
+           "level2/12_Gemm_Multiply_LeakyReLU"]
+ESCAPES = [("level1/21_Sigmoid", "adversarial/H26_torch_stream_cuda.py", "stream-escape"),
+           ("level1/19_ReLU", "adversarial/H26_pool_stream_cuda.py", "stream-escape"),
+           ("level1/22_Tanh", "adversarial/H27_std_thread.py", "thread-spawned")]
+
+
+def kevin_bench(binary, task, candidate, extra=()):
+    """One kevin-bench run; its bench section."""
+    cmd = [os.path.join(binary, "kevin-bench"), "--device", "cuda", "--task",
+           os.path.join(SHARE, "tasks", task + ".py"), candidate] + list(extra)
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if not out.stdout.strip():
+        raise RuntimeError("kevin-bench gave no record: " + out.stderr[-2000:])
+    return json.loads(out.stdout.splitlines()[-1])["bench"]
+
+
+def load_from_kevin_cache(name, *args, **kwargs):
+    """load_inline replacement: the module kevin already built."""
+    cache = os.environ.get("KEVIN_CACHE_DIR", os.path.expanduser("~/.cache/kevin"))
+    hits = sorted(glob.glob(os.path.join(cache, "ext", "*", name + ".so")), key=os.path.getmtime)
+    if not hits:
+        raise RuntimeError("extension %s is not in kevin's cache %s" % (name, cache))
+    spec = importlib.util.spec_from_file_location(name, hits[-1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def import_path(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def do_bench_medians(task, candidate):
+    """(reference ms, candidate ms) by triton.testing.do_bench."""
+    import torch
+    import torch.utils.cpp_extension as ext
+    from triton.testing import do_bench
+    ext.load_inline = load_from_kevin_cache
+    t = import_path("task_" + re.sub(r"\W", "_", task), os.path.join(SHARE, "tasks", task + ".py"))
+    c = import_path("cand_" + re.sub(r"\W", "_", task), candidate)
+    torch.manual_seed(42)
+    init = t.get_init_inputs()
+    torch.manual_seed(42)
+    ref = t.Model(*init).cuda()
+    torch.manual_seed(42)
+    new = c.ModelNew(*init).cuda()
+    torch.manual_seed(1)
+    inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in t.get_inputs()]
+    with torch.no_grad():
+        r = do_bench(lambda: ref(*inputs), warmup=100, rep=1000, return_mode="median")
+        n = do_bench(lambda: new(*inputs), warmup=100, rep=1000, return_mode="median")
+    return r, n
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--budget", default="2")
+    parser.add_argument("--out", default=".")
+    args = parser.parse_args()
+    os.environ["KEVIN_TASK_PROFILE"] = "gpu"
+    log = open(os.path.join(args.out, "bench-timing.jsonl"), "w")
+    rows = []
+    print("%-40s %9s %9s %9s %8s %10s %10s %8s %8s" % (
+        "kernel", "speedup", "min", "max", "spread", "kevin ms", "do_bench", "cand", "ref"))
+    for task in KERNELS:
+        candidate = os.path.join(SHARE, "solutions", "cuda", task + ".py")
+        benches = []
+        for i in range(args.repeats):
+            b = kevin_bench(args.bin, task, candidate, ["--budget", args.budget])
+            log.write(json.dumps({"task": task, "repeat": i, "bench": b}) + "\n")
+            log.flush()
+            benches.append(b)
+        speedups = [b["speedup"] for b in benches if b.get("speedup")]
+        if len(speedups) < args.repeats:
+            print("%-40s timing failed: %s" % (task, [b.get("message") for b in benches]))
+            rows.append({"task": task, "ok": False})
+            continue
+        spread = max(speedups) / min(speedups) - 1
+        ref_kevin = sorted(b["reference"]["median_ms"] for b in benches)[len(benches) // 2]
+        cand_kevin = sorted(b["candidate"]["median_ms"] for b in benches)[len(benches) // 2]
+        try:
+            ref_db, cand_db = do_bench_medians(task, candidate)
+            cand_agree = cand_kevin / cand_db - 1
+            ref_agree = ref_kevin / ref_db - 1
+        except Exception as err:  # report, keep going
+            print("  do_bench failed for %s: %s" % (task, err))
+            cand_db = ref_db = cand_agree = ref_agree = float("nan")
+        med = sorted(speedups)[len(speedups) // 2]
+        print("%-40s %9.3f %9.3f %9.3f %7.2f%% %10.4f %10.4f %+7.2f%% %+7.2f%%" % (
+            task, med, min(speedups), max(speedups), 100 * spread, cand_kevin, cand_db,
+            100 * cand_agree, 100 * ref_agree))
+        rows.append({"task": task, "ok": True, "spread": spread, "candidate_agreement": cand_agree,
+                     "reference_agreement": ref_agree, "kevin_candidate_ms": cand_kevin,
+                     "do_bench_candidate_ms": cand_db, "kevin_reference_ms": ref_kevin,
+                     "do_bench_reference_ms": ref_db})
+    print()
+    print("%-55s %-16s %s" % ("escape candidate", "expected flag", "got"))
+    escapes_ok = True
+    for task, path, flag in ESCAPES:
+        b = kevin_bench(args.bin, task, os.path.join(SHARE, path), ["--budget", "1"])
+        log.write(json.dumps({"task": task, "escape": path, "bench": b}) + "\n")
+        caught = (not b.get("ok")) and flag in b.get("flags", []) and b.get("speedup") is None
+        escapes_ok &= caught
+        print("%-55s %-16s %s %s (%s)" % (path, flag, b.get("outcome"), b.get("flags"),
+                                         "caught" if caught else "MISSED"))
+    good = [r for r in rows if r["ok"]]
+    worst_spread = max((r["spread"] for r in good), default=float("nan"))
+    worst_agree = max((abs(r["candidate_agreement"]) for r in good), default=float("nan"))
+    print()
+    print("repeatability: worst speedup spread %.2f%% (goal <= 2%%)" % (100 * worst_spread))
+    print("agreement: worst |kevin/do_bench - 1| on candidates %.2f%% (goal <= 3%%)" % (100 * worst_agree))
+    print("escapes: %s" % ("all caught" if escapes_ok else "SOME MISSED"))
+    json.dump({"rows": rows, "escapes_caught": escapes_ok}, open(os.path.join(args.out, "bench-timing.json"), "w"), indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
