@@ -62,7 +62,7 @@ if ! timeout 300 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Releas
   note "configure: FAILED (see configure.log)"; tail -20 "$OUT/configure.log"; exit 1
 fi
 step "build"
-if ! timeout 420 cmake --build "$BUILD" --target kevin-run kevin-worker kevin-bench kevin-reward -j "$JOBS" > "$OUT/build.log" 2>&1; then
+if ! timeout 420 cmake --build "$BUILD" --target kevin kevin-eval kevin-run kevin-worker kevin-bench kevin-reward -j "$JOBS" > "$OUT/build.log" 2>&1; then
   note "build: FAILED (see build.log)"; grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1
 fi
 note "build: ok in $(elapsed) s"

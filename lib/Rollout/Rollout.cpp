@@ -33,8 +33,11 @@ findTasks(const std::string &Dir, const std::vector<std::string> &Only) {
     if (!It->is_regular_file() || P.extension() != ".py")
       continue;
     std::string Id = fs::relative(P, Dir).replace_extension().generic_string();
-    if (Id.find("__") != std::string::npos)
-      continue; // __init__.py, __pycache__
+    // Package files and caches are not tasks; KernelBench names such as
+    // 63_conv_standard_2D__square_input__square_kernel are.
+    if (P.filename() == "__init__.py" ||
+        Id.find("__pycache__") != std::string::npos)
+      continue;
     Tasks.push_back({Id, P.string()});
   }
   if (EC)

@@ -13,7 +13,9 @@
 #include "kevin/Support/Subprocess.h"
 #include "kevin/Support/ToolMain.h"
 
+#include <algorithm>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -37,7 +39,7 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> OnlyTasks;
   EvalOptions Options;
   double StageTimeout = 1800;
-  bool NoBench = false, NoReport = false;
+  bool NoBench = false, NoCheck = false, NoReport = false;
   std::string CheckPreset;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
@@ -60,19 +62,35 @@ int main(int Argc, char **Argv) {
                  "kevin-check preset (default: cpu when every device is the "
                  "CPU, else strict)");
   App.add_flag("--no-bench", NoBench, "Skip timing (speedup stays unknown)");
+  App.add_flag("--no-check", NoCheck,
+               "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
+               "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
-  auto Tasks = findTasks(TasksDir, OnlyTasks);
-  if (!Tasks) {
-    Tool.error(Tasks.error());
+  // Candidates are matched against every task; --task then selects.
+  auto Tasks = findTasks(TasksDir, {});
+  auto Selected = findTasks(TasksDir, OnlyTasks);
+  if (!Tasks || !Selected) {
+    Tool.error(!Tasks ? Tasks.error() : Selected.error());
     return ExitError;
   }
   auto Candidates = findCandidates(*Tasks, Solutions);
   if (!Candidates) {
     Tool.error(Candidates.error());
     return ExitError;
+  }
+  if (!OnlyTasks.empty()) {
+    std::set<std::string> Keep;
+    for (const TaskFile &T : *Selected)
+      Keep.insert(T.Id);
+    Candidates->erase(
+        std::remove_if(Candidates->begin(), Candidates->end(),
+                       [&](const Json &C) {
+                         return !Keep.count(C["task_id"].get<std::string>());
+                       }),
+        Candidates->end());
   }
   Options.Devices = splitList(Devices);
   if (Options.Devices.empty()) {
@@ -81,8 +99,9 @@ int main(int Argc, char **Argv) {
   }
   if (CheckPreset.empty())
     CheckPreset = Devices == "cpu" ? "cpu" : "strict";
-  Options.BuildStages = {makeStage("check", {"--preset", CheckPreset}),
-                         makeStage("run", {"--build-only"})};
+  if (!NoCheck)
+    Options.BuildStages.push_back(makeStage("check", {"--preset", CheckPreset}));
+  Options.BuildStages.push_back(makeStage("run", {"--build-only"}));
   Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
   if (!NoBench)
     Options.DeviceStages.push_back(

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+#===-- bench-eval-throughput.sh - kevin eval vs the KernelBench protocol --===#
+#
+# On the GPU machine: evaluates the bundled CUDA solutions (gpu size profile)
+#   1. the KernelBench way (utils/kernelbench-baseline.py: a fresh process
+#      and a cold load_inline compile per candidate, 5 correctness trials,
+#      100 timed trials per side), --parallel $BASELINE_PARALLEL at a time;
+#   2. with kevin eval from a cold build cache (-j $(nproc) build pool ahead
+#      of the device worker);
+#   3. with kevin eval again on the warm cache;
+# then checks that the correctness verdicts agree and prints seconds per
+# candidate for each, the ratios, and kevin's time by stage. kevin-check is
+# not run here (the GPU machine has no Clang: --no-check); its cost is
+# measured on the CPU machine (utils/bench-check.sh).
+#
+# usage: OUT=dir BIN=build-gpu/bin utils/bench-eval-throughput.sh [baseline,cold,warm]
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$ROOT/throughput-out}
+BIN=${BIN:-$ROOT/build-gpu/bin}
+PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
+PHASES=${1:-baseline,cold,warm}
+BASELINE_PARALLEL=${BASELINE_PARALLEL:-4}
+mkdir -p "$OUT"
+export KEVIN_TASK_PROFILE=gpu
+TASKS=$ROOT/share/kevin/tasks
+SOLUTIONS=$ROOT/share/kevin/solutions/cuda
+N=$(ls "$SOLUTIONS"/*/*.py | wc -l)
+want() { case ",$PHASES," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+if want baseline; then
+  "$PYTHON" "$ROOT/utils/kernelbench-baseline.py" --tasks "$TASKS" --solutions "$SOLUTIONS" \
+    --parallel "$BASELINE_PARALLEL" --out "$OUT/baseline.jsonl" | tee "$OUT/baseline.txt"
+fi
+
+run_kevin() { # name
+  local start end
+  start=$(date +%s%N)
+  "$BIN/kevin" eval --no-check --no-report --tasks "$TASKS" --solutions "$SOLUTIONS" \
+    --device cuda -j "$(nproc)" -o "$OUT/kevin-$1.jsonl" > "$OUT/kevin-$1.log" 2>&1
+  end=$(date +%s%N)
+  echo "$1 $(( (end - start) / 1000000 ))" >> "$OUT/kevin-walls.txt"
+}
+if want cold; then
+  rm -rf "$OUT/cache" "$OUT/kevin-cold.jsonl"
+  KEVIN_CACHE_DIR=$OUT/cache run_kevin cold
+fi
+if want warm; then
+  rm -f "$OUT/kevin-warm.jsonl"
+  KEVIN_CACHE_DIR=$OUT/cache run_kevin warm
+fi
+
+"$PYTHON" - "$OUT" "$N" <<'PY'
+import json, os, sys
+out, n = sys.argv[1], int(sys.argv[2])
+def rows(name):
+    path = os.path.join(out, name)
+    return {r.get("task_id"): r for r in map(json.loads, open(path))} if os.path.exists(path) else {}
+walls = {}
+if os.path.exists(os.path.join(out, "kevin-walls.txt")):
+    for line in open(os.path.join(out, "kevin-walls.txt")):
+        name, secs = line.split()
+        walls[name] = float(secs) / 1000.0  # milliseconds
+base = rows("baseline.jsonl")
+base_per = sum(r["wall_seconds"] for r in base.values()) / len(base) if base else float("nan")
+print("candidates: %d" % n)
+print("baseline (KernelBench protocol): %.1f s per candidate (mean process wall)" % base_per)
+for name in ("cold", "warm"):
+    k = rows("kevin-%s.jsonl" % name)
+    if not k or name not in walls:
+        continue
+    per = walls[name] / len(k)
+    split = {"build": 0.0, "run": 0.0, "bench": 0.0}
+    for r in k.values():
+        split["build"] += r.get("build", {}).get("seconds", 0.0)
+        split["run"] += r.get("run", {}).get("seconds", {}).get("total", 0.0)
+        split["bench"] += r.get("bench", {}).get("seconds", {}).get("total", 0.0)
+    disagree = [t for t in k if t in base and bool(k[t].get("run", {}).get("correct")) != bool(base[t]["correct"])]
+    print("kevin eval %s cache: %.1f s wall for %d = %.1f s per candidate; baseline/kevin = %.2fx"
+          % (name, walls[name], len(k), per, base_per / per))
+    print("  summed stage seconds per candidate: build %.1f, run %.1f, bench %.1f (stages overlap across candidates)"
+          % tuple(split[s] / len(k) for s in ("build", "run", "bench")))
+    print("  verdicts: %d correct; disagreements with the baseline: %s"
+          % (sum(bool(r.get("run", {}).get("correct")) for r in k.values()), disagree or "none"))
+PY
