@@ -152,8 +152,11 @@ def use_timing_stream(device):
     on it, so work launched elsewhere escapes the events and is caught by the
     device-wide synchronize); returns its cudaStream_t as an integer."""
     global _timing_stream
-    torch.cuda.set_device(torch.device(device))
-    _timing_stream = torch.cuda.Stream()
+    index = torch.device(device).index
+    if index is None:
+        index = torch.cuda.current_device()
+    torch.cuda.set_device(index)
+    _timing_stream = torch.cuda.Stream(device=index)
     torch.cuda.set_stream(_timing_stream)
     return int(_timing_stream.cuda_stream)
 
