@@ -65,23 +65,14 @@ SideTiming readTiming(const Json &Timing, bool Cuda) {
   double Overhead = Timing.value("sync_overhead_ms", 0.0);
   S.Ms = Ms;
   if (Cuda && Synced.size() == Ms.size() && !Ms.empty()) {
-    std::vector<double> Excess, Adjusted;
-    for (size_t I = 0; I < Ms.size(); ++I) {
-      Excess.push_back(Synced[I] - Ms[I] - Overhead);
-      Adjusted.push_back(std::max(Ms[I], Synced[I] - Overhead));
-    }
-    double Plain = median(Ms);
-    S.Escaped = median(Excess) > std::max(0.5 * Plain, 0.02);
+    S.Escaped = medianExcessExceeds(Ms, Synced, Overhead, 0.5, 0.02);
     if (S.Escaped)
-      S.Ms = Adjusted;
-    if (Host.size() == Ms.size()) {
-      std::vector<double> SyncedSeconds, HostSeconds;
-      for (size_t I = 0; I < Ms.size(); ++I) {
-        SyncedSeconds.push_back(Synced[I] / 1e3);
-        HostSeconds.push_back(Host[I] / 1e3);
-      }
-      S.ClocksDisagree = clocksDisagree(SyncedSeconds, HostSeconds);
-    }
+      for (size_t I = 0; I < Ms.size(); ++I)
+        S.Ms[I] = std::max(Ms[I], Synced[I] - Overhead);
+    // The host clock spans the queued flush, forward and the synchronize;
+    // less its calibrated share it should match the synchronized events.
+    S.ClocksDisagree = medianExcessExceeds(
+        Synced, Host, Timing.value("host_overhead_ms", 0.0), 0.5, 0.05);
   }
   S.Summary = summarize(S.Ms);
   return S;
@@ -188,6 +179,7 @@ Benchmarker::reference(const std::string &TaskPath) {
     Seeds.push_back(trialSeed(TaskSecret, N));
   Secrets["seeds"] = Seeds;
   Secrets["pool"] = Options.PoolSize;
+  Secrets["pool_bytes"] = Options.PoolMemoryBytes;
   Secrets["audits"] = Options.Audits;
   Secrets["warmups"] = Options.Warmups;
   SubprocessOptions Ref;
@@ -278,7 +270,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     std::ofstream Out(WorkDir + "/" + protocol::TaskJson);
     Out << Json{{"init_args", Ref.Report["init_args"]},
                 {"sets", Sets},
-                {"pool", Options.PoolSize}}
+                {"pool", Ref.Report.value("pool", Options.PoolSize)}}
                .dump()
         << "\n";
     if (!Out)
@@ -361,18 +353,18 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
         trivialOutputWouldPass(Ref.AuditOutputs, Options.Tolerances);
     for (unsigned K = 0; K < Ref.AuditOutputs.size(); ++K) {
       Json Entry{{"audit", K}};
+      // The outputs as forward returned them, copied on the timing stream.
       Expected<std::vector<at::Tensor>> Early =
-          readTensorFile(protocol::auditFile(WorkDir, K, "early"));
-      Expected<std::vector<at::Tensor>> Final =
           readTensorFile(protocol::auditFile(WorkDir, K, "outputs"));
-      if (!Early || !Final) {
+      const Json &LateList = Timing["audit_late_writes"];
+      if (!Early || !LateList.is_array() || K >= LateList.size()) {
         reject(bench_flag::AuditMismatch,
                "audit " + std::to_string(K) + " left no outputs");
         Entry["ok"] = false;
         Audits.push_back(Entry);
         continue;
       }
-      bool Late = !sameBits(*Early, *Final);
+      bool Late = LateList[K].get<bool>();
       if (Late)
         reject(bench_flag::LateWrites,
                "outputs changed after forward returned (audit " +
@@ -445,7 +437,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     B["reference"] = summaryJson(Base.Summary);
     B["flags"] = Flags;
     B["warmups"] = Timing.value("warmups", 0u);
-    B["pool_size"] = Options.PoolSize;
+    B["pool_size"] = Ref.Report.value("pool", Options.PoolSize);
     B["audits"] = Audits;
     B["sync_overhead_ms"] = Timing.value("sync_overhead_ms", 0.0);
     Json Env = Ref.Report.value("environment", Json::object());

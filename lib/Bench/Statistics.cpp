@@ -91,21 +91,26 @@ SpeedupEstimate estimateSpeedup(const std::vector<double> &Reference,
 
 bool StoppingRule::shouldStop(const std::vector<double> &Samples,
                               double ElapsedSeconds) const {
-  if (Samples.size() >= MaxTrials || ElapsedSeconds >= BudgetSeconds)
+  if (Samples.size() >= MaxTrials)
     return true;
+  // The budget never cuts a run below MinTrials.
   if (Samples.size() < MinTrials)
     return false;
+  if (ElapsedSeconds >= BudgetSeconds)
+    return true;
   return summarize(Samples).MedianRelativeStandardError < TargetRse;
 }
 
-bool clocksDisagree(const std::vector<double> &DeviceSeconds,
-                    const std::vector<double> &HostSeconds, double Ratio,
-                    double SlackSeconds) {
-  if (DeviceSeconds.empty() || HostSeconds.empty())
+bool medianExcessExceeds(const std::vector<double> &Timed,
+                         const std::vector<double> &Wider, double Overhead,
+                         double Fraction, double Slack) {
+  if (Timed.empty() || Timed.size() != Wider.size())
     return false;
-  double Device = summarize(DeviceSeconds).Median;
-  double Host = summarize(HostSeconds).Median;
-  return Host > Device * Ratio && Host - Device > SlackSeconds;
+  std::vector<double> Excess;
+  for (size_t I = 0; I < Timed.size(); ++I)
+    Excess.push_back(Wider[I] - Timed[I] - Overhead);
+  double Limit = std::max(Fraction * summarize(Timed).Median, Slack);
+  return summarize(std::move(Excess)).Median > Limit;
 }
 
 } // namespace kevin

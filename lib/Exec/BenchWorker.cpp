@@ -44,6 +44,8 @@ namespace {
 /// The timing loop's parameters, read from the secrets on stdin.
 struct TimingPlan {
   unsigned Warmups = 3;
+  /// Warm up for at least this long too (GPU clocks ramp up under load).
+  double WarmupMs = 100;
   StoppingRule Rule;
   /// Positions (in timed calls done so far) at which audit K runs.
   std::vector<size_t> AuditAt;
@@ -53,6 +55,7 @@ struct TimingPlan {
   static TimingPlan from(const Json &J) {
     TimingPlan P;
     P.Warmups = J.value("warmups", 3u);
+    P.WarmupMs = J.value("warmup_ms", 100.0);
     P.Rule.MinTrials = J.value("min_trials", size_t(10));
     P.Rule.MaxTrials = J.value("max_trials", size_t(1000));
     P.Rule.TargetRse = J.value("target_rse", 0.01);
@@ -160,9 +163,13 @@ public:
   Sample call(const py::object &Fn, const py::list &Args, bool Snapshot) {
     Sample S;
     if (Cuda) {
+      // Idle device, then the flush queued ahead of Start: the flush is
+      // outside the timed region, and the GPU is busy with it while the
+      // host launches forward, so launch latency is hidden as it is in
+      // triton's do_bench.
       Runtime->resetPersistingL2();
-      Flush.zero_();
       Runtime->synchronizeDevice();
+      Flush.zero_();
     }
     auto HostStart = Clock::now();
     if (Cuda)
@@ -208,6 +215,28 @@ private:
   at::Tensor Flush;
 };
 
+/// Bitwise-equal contents (NaN equal to NaN), compared where they live.
+bool sameContents(const std::vector<at::Tensor> &A,
+                  const std::vector<at::Tensor> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I].scalar_type() != B[I].scalar_type() ||
+        !A[I].sizes().equals(B[I].sizes()))
+      return false;
+    if (!at::isFloatingType(A[I].scalar_type())) {
+      if (!at::equal(A[I], B[I]))
+        return false;
+      continue;
+    }
+    at::Tensor Same =
+        A[I].eq(B[I]).logical_or(A[I].isnan().logical_and(B[I].isnan()));
+    if (!Same.all().item<bool>())
+      return false;
+  }
+  return true;
+}
+
 /// Where audit K's outputs go (the candidate) or nowhere (the reference).
 using AuditSink = std::function<void(unsigned, const CallTimer::Sample &)>;
 
@@ -219,26 +248,34 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Json Out;
   auto Start = Clock::now();
   progress(ProgressFd, "run warmup");
-  for (unsigned W = 0; W < Plan.Warmups; ++W)
-    Timer.call(Model, Pool[W % Pool.size()], false);
+  unsigned Warmups = 0;
+  for (auto WarmStart = Clock::now();
+       Warmups < Plan.Warmups || secondsSince(WarmStart) * 1e3 < Plan.WarmupMs;
+       ++Warmups)
+    Timer.call(Model, Pool[Warmups % Pool.size()], false);
   if (Timer.cuda()) {
     std::vector<double> Overhead;
     py::object Noop = Prelude.attr("noop");
+    std::vector<double> HostOverhead;
     py::list NoArgs;
     for (int I = 0; I < 21; ++I) {
       CallTimer::Sample S = Timer.call(Noop, NoArgs, false);
       Overhead.push_back(S.SyncedMs - S.Ms);
+      HostOverhead.push_back(S.HostMs - S.SyncedMs);
     }
     Out["sync_overhead_ms"] = summarize(Overhead).Median;
+    // The host clock also sees the queued flush: calibrated away likewise.
+    Out["host_overhead_ms"] = summarize(HostOverhead).Median;
   } else {
     Out["sync_overhead_ms"] = 0.0;
+    Out["host_overhead_ms"] = 0.0;
   }
   unsigned BaselineThreads = threadCount(), MaxThreads = BaselineThreads;
   Json Ms = Json::array(), Synced = Json::array(), Host = Json::array();
-  Json AuditTimes = Json::array();
+  Json AuditTimes = Json::array(), AuditLate = Json::array();
   std::vector<double> Samples;
   size_t NextAudit = 0, Trial = 0;
-  auto TimedStart = Clock::now();
+  double TimedSeconds = 0; // timed calls only: audits write files
   progress(ProgressFd, "run timed");
   while (true) {
     if (NextAudit < Plan.AuditAt.size() && NextAudit < Audits.size() &&
@@ -246,6 +283,7 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
       CallTimer::Sample S = Timer.call(Model, Audits[NextAudit], true);
       MaxThreads = std::max(MaxThreads, S.Threads);
       Timer.settle(Plan.SettleMs);
+      AuditLate.push_back(!sameContents(S.Early, outputTensors(S.Out)));
       OnAudit(static_cast<unsigned>(NextAudit), S);
       AuditTimes.push_back(S.Ms);
       ++NextAudit;
@@ -253,9 +291,11 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
     }
     bool AuditsDone =
         NextAudit >= std::min(Plan.AuditAt.size(), Audits.size());
-    if (AuditsDone && Plan.Rule.shouldStop(Samples, secondsSince(TimedStart)))
+    if (AuditsDone && Plan.Rule.shouldStop(Samples, TimedSeconds))
       break;
+    auto CallStart = Clock::now();
     CallTimer::Sample S = Timer.call(Model, Pool[Trial++ % Pool.size()], false);
+    TimedSeconds += secondsSince(CallStart);
     MaxThreads = std::max(MaxThreads, S.Threads);
     Samples.push_back(S.Ms);
     Ms.push_back(S.Ms);
@@ -269,7 +309,8 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Out["synced_ms"] = Synced;
   Out["host_ms"] = Host;
   Out["audit_ms"] = AuditTimes;
-  Out["warmups"] = Plan.Warmups;
+  Out["audit_late_writes"] = AuditLate;
+  Out["warmups"] = Warmups;
   Out["threads_baseline"] = BaselineThreads;
   Out["threads_max"] = MaxThreads;
   Out["seconds"] = secondsSince(Start);
@@ -353,11 +394,16 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     py::object NoGrad = Prelude.attr("no_grad")();
     NoGrad.attr("__enter__")();
 
-    // The input sets, drawn from the secret seeds by the task's own code.
+    // The input sets, drawn from the secret seeds by the task's own code:
+    // the pool first (shrunk to the byte budget once the first set's size
+    // is known, never below 2 sets), then the audit sets.
+    size_t PoolBytes = Secrets.value("pool_bytes", size_t(1) << 30);
+    unsigned PoolUsed = PoolSize;
     Json Sets = Json::array(), AuditOutputs = Json::array();
     std::vector<py::list> Pool;
-    for (unsigned N = 0; N < PoolSize + AuditCount; ++N) {
-      Prelude.attr("manual_seed")(Secrets["seeds"][N].get<uint64_t>());
+    for (unsigned N = 0; N < PoolUsed + AuditCount; ++N) {
+      unsigned Seed = N < PoolUsed ? N : PoolSize + (N - PoolUsed);
+      Prelude.attr("manual_seed")(Secrets["seeds"][Seed].get<uint64_t>());
       py::list Inputs = Task.attr("get_inputs")();
       Json Layout = Json::array();
       std::vector<at::Tensor> Pristine, OnDevice;
@@ -380,15 +426,23 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
         return ExitError;
       }
       Sets.push_back(Json{{"inputs", Layout}});
+      if (N == 0) {
+        size_t SetBytes = 0;
+        for (const at::Tensor &T : Pristine)
+          SetBytes += T.nbytes();
+        size_t Fit = SetBytes ? PoolBytes / SetBytes : PoolSize;
+        PoolUsed = static_cast<unsigned>(std::max<size_t>(
+            std::min<size_t>(PoolSize, 2), std::min<size_t>(PoolSize, Fit)));
+      }
       py::list Args = trialArguments(Prelude, Layout, OnDevice);
-      if (N < PoolSize) {
+      if (N < PoolUsed) {
         Pool.push_back(Args);
         continue;
       }
       py::object Out = Model(*Args);
       AuditOutputs.push_back(outputMeta(Out));
       if (Error E = writeTensorFile(
-              protocol::auditFile(Options.Dir, N - PoolSize, "reference"),
+              protocol::auditFile(Options.Dir, N - PoolUsed, "reference"),
               cpuCopies(outputTensors(Out)))) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
@@ -399,6 +453,7 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
                             [](unsigned, const CallTimer::Sample &) {}, -1);
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     Report["ok"] = true;
+    Report["pool"] = PoolUsed;
     Report["sets"] = Sets;
     Report["audit_outputs"] = AuditOutputs;
     Report["timing"] = Timing;
@@ -502,11 +557,10 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
     Reached = Stage::Run;
     bool WriteFailed = false;
     AuditSink OnAudit = [&](unsigned K, const CallTimer::Sample &S) {
-      WriteFailed |= static_cast<bool>(writeTensorFile(
-          protocol::auditFile(Options.Dir, K, "early"), cpuCopies(S.Early)));
+      // The copies taken as forward returned: what was returned.
       WriteFailed |= static_cast<bool>(
           writeTensorFile(protocol::auditFile(Options.Dir, K, "outputs"),
-                          cpuCopies(outputTensors(S.Out))));
+                          cpuCopies(S.Early)));
     };
     Report["timing"] = timeModel(*Timer, Prelude, Model, Pool, Audits, Plan,
                                  OnAudit, ProgressFd);

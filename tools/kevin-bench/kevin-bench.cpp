@@ -86,6 +86,11 @@ int main(int Argc, char **Argv) {
   App.add_option("--pool", Options.PoolSize,
                  "input sets the timed calls rotate through")
       ->check(CLI::Range(1u, 64u));
+  size_t PoolMiB = 1024;
+  auto *PoolMemOpt = App.add_option(
+      "--pool-memory", PoolMiB,
+      "MiB of inputs the pool may hold; it shrinks to fit, to 2 sets at least "
+      "(default 1024)");
   App.add_option("--audits", Options.Audits,
                  "audit calls on unseen inputs at secret positions")
       ->check(CLI::Range(1u, 16u));
@@ -124,6 +129,8 @@ int main(int Argc, char **Argv) {
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
+  if (PoolMemOpt->count())
+    Options.PoolMemoryBytes = PoolMiB << 20;
   if (Options.MaxTrials < Options.MinTrials) {
     Context.usageError("--max-trials must be at least --min-trials");
     return ExitError;

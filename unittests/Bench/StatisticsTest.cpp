@@ -62,17 +62,24 @@ TEST(StatisticsTest, StoppingRule) {
   Rule.TargetRse = 0.01;
   Rule.BudgetSeconds = 1;
   EXPECT_FALSE(Rule.shouldStop({1, 1, 1}, 0));          // too few
+  EXPECT_FALSE(Rule.shouldStop({1, 2, 3}, 5));          // too few, even late
   EXPECT_TRUE(Rule.shouldStop({1, 1, 1, 1, 1}, 0));     // precise enough
   EXPECT_FALSE(Rule.shouldStop({1, 2, 3, 4, 5, 6}, 0)); // too noisy
   EXPECT_TRUE(Rule.shouldStop({1, 2, 3, 4, 5, 6}, 2));  // out of time
   EXPECT_TRUE(Rule.shouldStop(std::vector<double>(50, 1), 0));
 }
 
-TEST(StatisticsTest, ClocksDisagreeOnlyWhenHostSeesMuchMore) {
-  std::vector<double> Device(10, 100e-6);
-  EXPECT_FALSE(clocksDisagree(Device, std::vector<double>(10, 110e-6)));
-  EXPECT_TRUE(clocksDisagree(Device, std::vector<double>(10, 1e-3)));
-  // Tiny kernels: launch overhead alone is not an escape.
-  EXPECT_FALSE(clocksDisagree(std::vector<double>(10, 5e-6),
-                              std::vector<double>(10, 30e-6)));
+TEST(StatisticsTest, ExcessBeyondOverheadIsAnEscape) {
+  std::vector<double> Timed(10, 0.100); // ms
+  // A synchronize that costs its calibrated 0.01 ms is no escape.
+  EXPECT_FALSE(medianExcessExceeds(Timed, std::vector<double>(10, 0.110),
+                                   0.010, 0.5, 0.02));
+  // Work the timed clock missed: 1 ms more.
+  EXPECT_TRUE(medianExcessExceeds(Timed, std::vector<double>(10, 1.110),
+                                  0.010, 0.5, 0.02));
+  // Tiny kernels: a few microseconds over is under the slack.
+  EXPECT_FALSE(medianExcessExceeds(std::vector<double>(10, 0.005),
+                                   std::vector<double>(10, 0.020), 0.0, 0.5,
+                                   0.02));
+  EXPECT_FALSE(medianExcessExceeds({}, {}, 0, 0.5, 0.02));
 }

@@ -33,8 +33,12 @@ struct BenchOptions {
   std::string Baseline = "eager";
   /// The per-run secret; random when unset.
   std::optional<uint64_t> Seed;
-  /// Input sets the timed calls rotate through.
+  /// Input sets the timed calls rotate through (at most; see PoolMemoryBytes).
   unsigned PoolSize = 4;
+  /// The pool shrinks (to no fewer than 2 sets) to stay within this many
+  /// bytes of inputs: large gpu-profile inputs are written and read once per
+  /// set.
+  size_t PoolMemoryBytes = size_t(1) << 30;
   /// Audit calls on unseen input sets, at secret positions.
   unsigned Audits = 2;
   /// Warmup calls; a secret 0-2 more are added.

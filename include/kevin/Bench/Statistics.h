@@ -3,9 +3,9 @@
 // What kevin-bench reports about a set of timed trials and how it decides
 // when it has enough: robust summaries (median first), a distribution-free
 // standard error of the median, a bootstrap confidence interval for the
-// speedup (a ratio of medians), the adaptive stopping rule, and the check
-// that compares the device clock with the host clock to catch work that
-// escaped the timed region (side streams, host threads).
+// speedup (a ratio of medians), the adaptive stopping rule, and the test
+// that compares a wider clock with the timed one to catch work that escaped
+// the timed region (side streams, host threads).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_BENCH_STATISTICS_H
@@ -43,9 +43,9 @@ SpeedupEstimate estimateSpeedup(const std::vector<double> &Reference,
                                 const std::vector<double> &Candidate,
                                 int Resamples = 2000, uint64_t Seed = 1);
 
-/// When to stop timing: at least MinTrials, then until the median's relative
-/// standard error is below TargetRse, MaxTrials are done, or the time budget
-/// is spent.
+/// When to stop timing: at least MinTrials (whatever the budget says), then
+/// until the median's relative standard error is below TargetRse, MaxTrials
+/// are done, or the time budget is spent.
 struct StoppingRule {
   size_t MinTrials = 10;
   size_t MaxTrials = 1000;
@@ -56,14 +56,15 @@ struct StoppingRule {
                   double ElapsedSeconds) const;
 };
 
-/// True when the host clock saw clearly more time than the device clock for
-/// the same trials: the median host time exceeds the median device time by
-/// more than Ratio and by more than SlackSeconds. (Per trial the host clock
-/// spans launch + device-wide synchronize, so work on other streams or
-/// threads shows up there but not between the events.)
-bool clocksDisagree(const std::vector<double> &DeviceSeconds,
-                    const std::vector<double> &HostSeconds,
-                    double Ratio = 1.5, double SlackSeconds = 50e-6);
+/// The escape test: per trial, a wider clock (the events after a device-wide
+/// synchronize, or the host clock) minus the timed one minus a calibrated
+/// Overhead; true when the median of that excess is above both Fraction of
+/// the timed median and Slack. Work that escaped the timed region (side
+/// streams, host threads) shows up on the wider clock only; a fixed cost
+/// such as the synchronize itself is the Overhead, calibrated on empty calls.
+bool medianExcessExceeds(const std::vector<double> &Timed,
+                         const std::vector<double> &Wider, double Overhead,
+                         double Fraction, double Slack);
 
 } // namespace kevin
 

@@ -25,8 +25,8 @@
 //                                         calls; the rest are audit sets)
 //                   audit<K>.reference    reference outputs of audit set K
 //   candidate dir   task.json, set<N>.inputs (links), progress, result.json
-//                   audit<K>.early        outputs copied right after return
-//                   audit<K>.outputs      outputs after a device-wide sync
+//                   audit<K>.outputs      audit K's outputs, copied on the
+//                                         timing stream as forward returned
 //
 // Tensor files are pickled lists of CPU tensors (see Compare.h); secrets
 // (trial seeds, the nonce) travel on stdin, never in argv or the environment.
