@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
 #include "kevin/Bench/Statistics.h"
+#include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/WorkerProcess.h"
 
@@ -248,16 +249,10 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     return Dir.error();
   Dir->Keep = Options.KeepTemporaries;
   std::string Path = Dir->path();
-  std::string CandidatePath = C.CandidatePath;
-  if (CandidatePath.empty()) {
-    CandidatePath = Path + "/candidate.py";
-    std::ofstream Out(CandidatePath, std::ios::binary);
-    Out << C.Code;
-    if (!Out)
-      return Error::inFile(CandidatePath, "cannot write the candidate");
-  } else if (::access(CandidatePath.c_str(), R_OK) != 0) {
-    return Error::inFile(CandidatePath, "cannot read the candidate");
-  }
+  Expected<std::string> File = candidateFile(C, Path);
+  if (!File)
+    return File.error();
+  std::string CandidatePath = *File;
   std::string WorkDir = Path + "/work";
   if (::mkdir(WorkDir.c_str(), 0700) != 0)
     return Error::inFile(WorkDir, "cannot create directory");

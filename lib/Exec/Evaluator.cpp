@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/WorkerProcess.h"
@@ -77,16 +78,10 @@ Expected<Verdict> evaluate(const Candidate &C,
       return Error::inFile(D, std::string("cannot create directory: ") +
                                   std::strerror(errno));
 
-  std::string CandidatePath = C.CandidatePath;
-  if (CandidatePath.empty()) {
-    CandidatePath = Root->path() + "/candidate.py";
-    std::ofstream Out(CandidatePath, std::ios::binary);
-    Out << C.Code;
-    if (!Out)
-      return Error::inFile(CandidatePath, "cannot write the candidate");
-  } else if (::access(CandidatePath.c_str(), R_OK) != 0) {
-    return Error::inFile(CandidatePath, "cannot read the candidate");
-  }
+  Expected<std::string> File = candidateFile(C, Root->path());
+  if (!File)
+    return File.error();
+  std::string CandidatePath = *File;
   std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
   std::string CacheDir = Options.CacheDir;
 

@@ -11,12 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
+#include "kevin/Exec/CandidateInput.h"
 #include "kevin/Build/Builder.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/ToolMain.h"
 
-#include <climits>
 #include <iostream>
 #include <map>
 #include <unistd.h>
@@ -32,24 +32,6 @@ struct Job {
   /// Why the record is not timed; empty when it is.
   std::string Skip;
 };
-
-std::string absolutePath(const std::string &Path) {
-  if (Path.empty() || Path[0] == '/')
-    return Path;
-  char Cwd[PATH_MAX];
-  if (!::getcwd(Cwd, sizeof(Cwd)))
-    return Path;
-  return std::string(Cwd) + "/" + Path;
-}
-
-std::string workerNextToUs() {
-  char Self[PATH_MAX];
-  ssize_t N = ::readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (N <= 0)
-    return "kevin-worker";
-  std::string Path(Self, static_cast<size_t>(N));
-  return Path.substr(0, Path.rfind('/') + 1) + "kevin-worker";
-}
 
 Json skippedSection(const std::string &Why) {
   return Json{{"ok", false},
@@ -145,7 +127,7 @@ int main(int Argc, char **Argv) {
   if (SeedOpt->count())
     Options.Seed = Seed;
   if (Options.WorkerPath.empty())
-    Options.WorkerPath = workerNextToUs();
+    Options.WorkerPath = siblingExecutable("kevin-worker");
   if (::access(Options.WorkerPath.c_str(), X_OK) != 0) {
     Context.error(Error::inFile(Options.WorkerPath,
                                 "cannot find the kevin-worker executable"));
@@ -198,41 +180,16 @@ int main(int Argc, char **Argv) {
         J.Skip = "no run section (pipe the records through kevin-run first)";
       else if (!Correct->is_boolean() || !Correct->get<bool>())
         J.Skip = "the candidate is not correct (run.correct is not true)";
-      const Json *Path = findField(R.Value, "candidate_path");
-      const Json *Code = findField(R.Value, "code");
-      const Json *TaskPath = findField(R.Value, "task_path");
-      if (Path && Path->is_string()) {
-        J.What.CandidatePath = absolutePath(Path->get<std::string>());
-        J.What.DisplayName = Path->get<std::string>();
-      } else if (Code && Code->is_string()) {
-        J.What.Code = Code->get<std::string>();
-        const Json *Id = findField(R.Value, "id");
-        J.What.DisplayName =
-            (Id && Id->is_string() ? Id->get<std::string>()
-                                   : "line-" + std::to_string(R.Origin.Line)) +
-            ".py";
-      } else if (J.Skip.empty()) {
-        InputError = Error::at(
-            R.Origin,
-            describeRecord(R) +
-                ": missing required field 'candidate_path' or 'code'");
-        break;
+      if (J.Skip.empty()) {
+        Expected<RecordCandidate> From = candidateFromRecord(
+            R, Task, true, DeviceOpt->count() ? Device : "");
+        if (!From) {
+          InputError = From.error();
+          break;
+        }
+        J.What = From->What;
+        J.Device = From->Device;
       }
-      if (TaskPath && TaskPath->is_string())
-        J.What.TaskPath = absolutePath(TaskPath->get<std::string>());
-      else if (!Task.empty())
-        J.What.TaskPath = absolutePath(Task);
-      else if (J.Skip.empty()) {
-        InputError =
-            Error::at(R.Origin, describeRecord(R) +
-                                    ": missing required field 'task_path'");
-        break;
-      }
-      const Json *RecordDevice = findField(R.Value, "device");
-      J.Device = DeviceOpt->count() ? Device
-                 : RecordDevice && RecordDevice->is_string()
-                     ? RecordDevice->get<std::string>()
-                     : "cpu";
       Queue.push_back(std::move(J));
     }
   }

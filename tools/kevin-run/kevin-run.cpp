@@ -10,16 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Build/Builder.h"
+#include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Evaluator.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/ToolMain.h"
 
-#include <climits>
-#include <cstdlib>
 #include <future>
 #include <iostream>
-#include <unistd.h>
 
 using namespace kevin;
 
@@ -30,24 +28,6 @@ struct Job {
   Json Record;
   std::string Device;
 };
-
-std::string absolutePath(const std::string &Path) {
-  if (Path.empty() || Path[0] == '/')
-    return Path;
-  char Cwd[PATH_MAX];
-  if (!::getcwd(Cwd, sizeof(Cwd)))
-    return Path;
-  return std::string(Cwd) + "/" + Path;
-}
-
-std::string workerNextToUs() {
-  char Self[PATH_MAX];
-  ssize_t N = ::readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (N <= 0)
-    return "kevin-worker";
-  std::string Path(Self, static_cast<size_t>(N));
-  return Path.substr(0, Path.rfind('/') + 1) + "kevin-worker";
-}
 
 /// One line for a person reading stderr in direct mode.
 std::string summaryLine(const std::string &Name, const Verdict &V,
@@ -126,7 +106,7 @@ int main(int Argc, char **Argv) {
   if (SeedOpt->count())
     Options.Seed = Seed;
   if (Options.WorkerPath.empty())
-    Options.WorkerPath = workerNextToUs();
+    Options.WorkerPath = siblingExecutable("kevin-worker");
   Options.CacheDir =
       absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
   if (!Device.empty() && Device != "cpu" && Device.rfind("cuda", 0) != 0) {
@@ -168,43 +148,16 @@ int main(int Argc, char **Argv) {
       }
       if (!*More)
         break;
+      Expected<RecordCandidate> From = candidateFromRecord(
+          R, Task, !Options.BuildOnly, DeviceOpt->count() ? Device : "");
+      if (!From) {
+        InputError = From.error();
+        break;
+      }
       Job J;
       J.Record = R.Value;
-      const Json *Path = findField(R.Value, "candidate_path");
-      const Json *Code = findField(R.Value, "code");
-      const Json *TaskPath = findField(R.Value, "task_path");
-      if (Path && Path->is_string()) {
-        J.What.CandidatePath = absolutePath(Path->get<std::string>());
-        J.What.DisplayName = Path->get<std::string>();
-      } else if (Code && Code->is_string()) {
-        J.What.Code = Code->get<std::string>();
-        const Json *Id = findField(R.Value, "id");
-        J.What.DisplayName =
-            (Id && Id->is_string() ? Id->get<std::string>()
-                                   : "line-" + std::to_string(R.Origin.Line)) +
-            ".py";
-      } else {
-        InputError = Error::at(
-            R.Origin,
-            describeRecord(R) +
-                ": missing required field 'candidate_path' or 'code'");
-        break;
-      }
-      if (TaskPath && TaskPath->is_string())
-        J.What.TaskPath = absolutePath(TaskPath->get<std::string>());
-      else if (!Task.empty())
-        J.What.TaskPath = absolutePath(Task);
-      else if (!Options.BuildOnly) {
-        InputError =
-            Error::at(R.Origin, describeRecord(R) +
-                                    ": missing required field 'task_path'");
-        break;
-      }
-      const Json *RecordDevice = findField(R.Value, "device");
-      J.Device = DeviceOpt->count() ? Device
-                 : RecordDevice && RecordDevice->is_string()
-                     ? RecordDevice->get<std::string>()
-                     : "cpu";
+      J.What = From->What;
+      J.Device = From->Device;
       Queue.push_back(std::move(J));
     }
   }

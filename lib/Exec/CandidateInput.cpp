@@ -1,0 +1,83 @@
+//===-- CandidateInput.cpp - where a candidate comes from -----------------===//
+//
+// Shared input handling of kevin-run and kevin-bench (CandidateInput.h).
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/CandidateInput.h"
+
+#include <climits>
+#include <fstream>
+#include <unistd.h>
+
+namespace kevin {
+
+std::string absolutePath(const std::string &Path) {
+  if (Path.empty() || Path[0] == '/')
+    return Path;
+  char Cwd[PATH_MAX];
+  if (!::getcwd(Cwd, sizeof(Cwd)))
+    return Path;
+  return std::string(Cwd) + "/" + Path;
+}
+
+std::string siblingExecutable(const std::string &Name) {
+  char Self[PATH_MAX];
+  ssize_t N = ::readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return Name;
+  std::string Path(Self, static_cast<size_t>(N));
+  return Path.substr(0, Path.rfind('/') + 1) + Name;
+}
+
+Expected<std::string> candidateFile(const Candidate &C,
+                                    const std::string &Dir) {
+  if (!C.CandidatePath.empty()) {
+    if (::access(C.CandidatePath.c_str(), R_OK) != 0)
+      return Error::inFile(C.CandidatePath, "cannot read the candidate");
+    return C.CandidatePath;
+  }
+  std::string Path = Dir + "/candidate.py";
+  std::ofstream Out(Path, std::ios::binary);
+  Out << C.Code;
+  if (!Out)
+    return Error::inFile(Path, "cannot write the candidate");
+  return Path;
+}
+
+Expected<RecordCandidate>
+candidateFromRecord(const Record &R, const std::string &DefaultTask,
+                    bool NeedTask, const std::string &DeviceOverride) {
+  RecordCandidate Out;
+  const Json *Path = findField(R.Value, "candidate_path");
+  const Json *Code = findField(R.Value, "code");
+  const Json *TaskPath = findField(R.Value, "task_path");
+  if (Path && Path->is_string()) {
+    Out.What.CandidatePath = absolutePath(Path->get<std::string>());
+    Out.What.DisplayName = Path->get<std::string>();
+  } else if (Code && Code->is_string()) {
+    Out.What.Code = Code->get<std::string>();
+    const Json *Id = findField(R.Value, "id");
+    Out.What.DisplayName =
+        (Id && Id->is_string() ? Id->get<std::string>()
+                               : "line-" + std::to_string(R.Origin.Line)) +
+        ".py";
+  } else {
+    return Error::at(R.Origin,
+                     describeRecord(R) +
+                         ": missing required field 'candidate_path' or 'code'");
+  }
+  if (TaskPath && TaskPath->is_string())
+    Out.What.TaskPath = absolutePath(TaskPath->get<std::string>());
+  else if (!DefaultTask.empty())
+    Out.What.TaskPath = absolutePath(DefaultTask);
+  else if (NeedTask)
+    return Error::at(R.Origin, describeRecord(R) +
+                                   ": missing required field 'task_path'");
+  const Json *Device = findField(R.Value, "device");
+  Out.Device = !DeviceOverride.empty()          ? DeviceOverride
+               : Device && Device->is_string() ? Device->get<std::string>()
+                                               : "cpu";
+  return Out;
+}
+
+} // namespace kevin
