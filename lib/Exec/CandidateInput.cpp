@@ -80,4 +80,21 @@ candidateFromRecord(const Record &R, const std::string &DefaultTask,
   return Out;
 }
 
+FileCandidate candidateFromFile(const std::string &File,
+                                const std::string &Task,
+                                const std::string &Device) {
+  FileCandidate Out;
+  Out.From.What.TaskPath = absolutePath(Task);
+  Out.From.What.CandidatePath = absolutePath(File);
+  Out.From.What.DisplayName = File;
+  Out.From.Device = Device.empty() ? "cpu" : Device;
+  Out.Record[SchemaVersionKey] = RecordSchemaVersion;
+  Out.Record["id"] = File;
+  if (!Task.empty())
+    Out.Record["task_path"] = Task;
+  Out.Record["candidate_path"] = File;
+  Out.Record["device"] = Out.From.Device;
+  return Out;
+}
+
 } // namespace kevin

@@ -124,17 +124,11 @@ int main(int Argc, char **Argv) {
       return ExitError;
     }
     for (const std::string &File : Files) {
+      FileCandidate From = candidateFromFile(File, Task, Device);
       Job J;
-      J.What.TaskPath = absolutePath(Task);
-      J.What.CandidatePath = absolutePath(File);
-      J.What.DisplayName = File;
-      J.Device = Device.empty() ? "cpu" : Device;
-      J.Record[SchemaVersionKey] = RecordSchemaVersion;
-      J.Record["id"] = File;
-      if (!Task.empty())
-        J.Record["task_path"] = Task;
-      J.Record["candidate_path"] = File;
-      J.Record["device"] = J.Device;
+      J.What = From.From.What;
+      J.Device = From.From.Device;
+      J.Record = From.Record;
       Queue.push_back(std::move(J));
     }
   } else {

@@ -40,6 +40,16 @@ Expected<RecordCandidate> candidateFromRecord(const Record &R,
                                               bool NeedTask,
                                               const std::string &DeviceOverride);
 
+/// A candidate file named on the command line (run against Task on Device,
+/// default cpu), and the record that will carry its verdict.
+struct FileCandidate {
+  RecordCandidate From;
+  Json Record;
+};
+FileCandidate candidateFromFile(const std::string &File,
+                                const std::string &Task,
+                                const std::string &Device);
+
 } // namespace kevin
 
 #endif // KEVIN_EXEC_CANDIDATEINPUT_H
