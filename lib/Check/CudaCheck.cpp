@@ -21,6 +21,9 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <cctype>
+#include <condition_variable>
+#include <future>
+#include <mutex>
 #include <functional>
 #include <sys/stat.h>
 
@@ -358,17 +361,42 @@ Expected<std::string> checkExtensions(const PythonModule &M,
       FindingSink Local(P);
       std::vector<std::unique_ptr<CudaRule>> Rules = createCudaRules();
       ExtensionFacts ExtFacts;
-      std::vector<UnitOutcome> Outcomes;
-      for (const CudaUnit &Unit : Units) {
+      // The units (main.cpp, cuda.cu) parse in parallel; the rules see
+      // their ASTs one at a time, in unit order, so findings stay in a
+      // deterministic order.
+      std::mutex TurnMutex;
+      std::condition_variable TurnChanged;
+      size_t Turn = 0;
+      auto parseInTurn = [&](size_t U) {
+        const CudaUnit &Unit = Units[U];
+        bool Ran = false;
         auto Run = [&](clang::ASTContext &AST,
                        const std::vector<IncludeRecord> &Includes) {
+          std::unique_lock<std::mutex> Lock(TurnMutex);
+          TurnChanged.wait(Lock, [&] { return Turn == U; });
           CudaRuleContext Ctx{AST, Unit, M, P, Local, Functions, Includes};
           collectExtensionFacts(Ctx, ExtFacts);
           for (auto &Rule : Rules)
             Rule->check(Ctx);
+          Ran = true;
+          ++Turn;
+          TurnChanged.notify_all();
         };
-        Outcomes.push_back(parseUnit(Unit, Lean, Options, ExtName, Run, M));
-      }
+        UnitOutcome O = parseUnit(Unit, Lean, Options, ExtName, Run, M);
+        if (!Ran) { // the parse failed before the rules could run
+          std::unique_lock<std::mutex> Lock(TurnMutex);
+          TurnChanged.wait(Lock, [&] { return Turn == U; });
+          ++Turn;
+          TurnChanged.notify_all();
+        }
+        return O;
+      };
+      std::vector<std::future<UnitOutcome>> Parses;
+      for (size_t U = 1; U < Units.size(); ++U)
+        Parses.push_back(std::async(std::launch::async, parseInTurn, U));
+      std::vector<UnitOutcome> Outcomes = {parseInTurn(0)};
+      for (std::future<UnitOutcome> &F : Parses)
+        Outcomes.push_back(F.get());
       bool Failed = false;
       for (const UnitOutcome &O : Outcomes)
         Failed |= O.Failed;
