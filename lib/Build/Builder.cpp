@@ -284,13 +284,6 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
 
 } // namespace
 
-std::string defaultCacheDir() {
-  if (const char *Dir = std::getenv("KEVIN_CACHE_DIR"); Dir && *Dir)
-    return Dir;
-  const char *Home = std::getenv("HOME");
-  return std::string(Home && *Home ? Home : "/tmp") + "/.cache/kevin";
-}
-
 std::vector<TranslationUnit> writeTranslationUnits(const ExtensionSpec &Spec) {
   std::vector<TranslationUnit> Units;
   auto addPiece = [](TranslationUnit &U, unsigned &Line,

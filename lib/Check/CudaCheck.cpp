@@ -10,13 +10,18 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Check/CudaRule.h"
+#include "kevin/Support/CacheDir.h"
+#include "kevin/Support/Hash.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -25,7 +30,9 @@
 #include <future>
 #include <mutex>
 #include <functional>
+#include <map>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace kevin {
 
@@ -107,14 +114,29 @@ private:
   std::vector<IncludeRecord> &Out;
 };
 
+// Runs the rules over the unit's own top-level declarations only: the
+// rules look at user code, and traversing every declaration of the torch
+// and standard headers (all of a precompiled prelude) is most of the cost.
 class Consumer : public clang::ASTConsumer {
 public:
-  explicit Consumer(std::function<void(clang::ASTContext &)> Run)
-      : Run(std::move(Run)) {}
-  void HandleTranslationUnit(clang::ASTContext &AST) override { Run(AST); }
+  Consumer(std::function<void(clang::ASTContext &)> Run,
+           const clang::SourceManager &SM)
+      : Run(std::move(Run)), SM(SM) {}
+  bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
+    for (clang::Decl *D : Group)
+      if (SM.isInMainFile(SM.getExpansionLoc(D->getBeginLoc())))
+        MainFileDecls.push_back(D);
+    return true;
+  }
+  void HandleTranslationUnit(clang::ASTContext &AST) override {
+    AST.setTraversalScope(MainFileDecls);
+    Run(AST);
+  }
 
 private:
   std::function<void(clang::ASTContext &)> Run;
+  const clang::SourceManager &SM;
+  std::vector<clang::Decl *> MainFileDecls;
 };
 
 class Action : public clang::ASTFrontendAction {
@@ -126,7 +148,7 @@ public:
   CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(Includes));
-    return std::make_unique<Consumer>(Run);
+    return std::make_unique<Consumer>(Run, CI.getSourceManager());
   }
 
 private:
@@ -139,21 +161,18 @@ bool directoryExists(const std::string &Path) {
   return !Path.empty() && ::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode);
 }
 
-std::vector<std::string> commandLine(const CudaUnit &Unit, bool Lean,
-                                     const CheckOptions &Options,
-                                     const std::string &ExtensionName) {
+/// The clang command line of a parse, less the input and the action: the
+/// same for a unit and for the precompiled prelude it may use.
+std::vector<std::string> baseArguments(bool IsCuda, bool Lean,
+                                       const CheckOptions &Options) {
   std::vector<std::string> Args = {
-      "clang++", "-fsyntax-only", "-std=c++17", "-w", "-ferror-limit=20",
-      "-fno-caret-diagnostics",
-      "-resource-dir=" KEVIN_CLANG_RESOURCE_DIR,
-      "-DTORCH_EXTENSION_NAME=" + ExtensionName,
+      "clang++", "-std=c++17", "-w", "-ferror-limit=20",
+      "-fno-caret-diagnostics", "-resource-dir=" KEVIN_CLANG_RESOURCE_DIR,
       "-DTORCH_API_INCLUDE_EXTENSION_H"};
-  if (Unit.IsCuda) {
+  if (IsCuda) {
     for (const char *A : {"-x", "cuda", "--cuda-host-only", "-nocudainc",
                           "-nocudalib", "-Wno-unknown-cuda-version"})
       Args.push_back(A);
-    Args.push_back("-include");
-    Args.push_back(std::string(PreludeRoot) + "kevin_cuda_prelude.h");
   } else {
     Args.push_back("-x");
     Args.push_back("c++");
@@ -169,8 +188,105 @@ std::vector<std::string> commandLine(const CudaUnit &Unit, bool Lean,
     Args.push_back("-I" + T + "/torch/csrc/api/include");
     Args.push_back("-I" KEVIN_PYTHON_INCLUDE);
   }
+  return Args;
+}
+
+const char *const CudaPreludeInclude = "kevin_cuda_prelude.h";
+
+/// The command line of one unit's parse; Pch, when given, replaces the
+/// prelude (it holds it, and the headers every unit starts with).
+std::vector<std::string> commandLine(const CudaUnit &Unit, bool Lean,
+                                     const CheckOptions &Options,
+                                     const std::string &Pch) {
+  std::vector<std::string> Args = baseArguments(Unit.IsCuda, Lean, Options);
+  Args.insert(Args.begin() + 1, "-fsyntax-only");
+  if (!Pch.empty()) {
+    Args.push_back("-include-pch");
+    Args.push_back(Pch);
+  } else if (Unit.IsCuda) {
+    Args.push_back("-include");
+    Args.push_back(std::string(PreludeRoot) + CudaPreludeInclude);
+  }
   Args.push_back(std::string(UnitRoot) + Unit.FileName);
   return Args;
+}
+
+/// An overlay of the real file system with the lean prelude and Extra
+/// (path, text) files in memory.
+llvm::IntrusiveRefCntPtr<clang::FileManager>
+fileManagerWith(const std::vector<std::pair<std::string, std::string>> &Extra) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
+      new llvm::vfs::InMemoryFileSystem);
+  Overlay->pushOverlay(Memory);
+  for (const PreludeFile &F : PreludeFiles)
+    Memory->addFile(std::string(PreludeRoot) + F.Path, 0,
+                    llvm::MemoryBuffer::getMemBuffer(F.Text));
+  for (const auto &[Path, Text] : Extra)
+    Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text));
+  return new clang::FileManager(clang::FileSystemOptions(), Overlay);
+}
+
+/// What the precompiled prelude of a kind of unit holds: the CUDA prelude
+/// (cuda.cu) and the headers every unit of that kind starts with. Its file
+/// must be there, unchanged, whenever the precompiled form is used.
+std::string precompiledHeaderText(bool IsCuda) {
+  std::string Header = IsCuda ? std::string("#include \"") + PreludeRoot +
+                                    CudaPreludeInclude + "\"\n"
+                              : std::string();
+  Header += "#include <torch/types.h>\n#include <torch/extension.h>\n";
+  if (IsCuda)
+    Header += "#include <cuda.h>\n#include <cuda_runtime.h>\n";
+  return Header;
+}
+
+std::string precompiledHeaderPath(bool IsCuda) {
+  return std::string(UnitRoot) + (IsCuda ? "prelude-cuda.h" : "prelude-cxx.h");
+}
+
+/// The lean prelude precompiled for one kind of unit, built on first use
+/// into the cache directory (content-addressed: prelude, clang, options;
+/// written under a temporary name and renamed, so concurrent checkers are
+/// safe). Empty when it cannot be built: the parse then reads the prelude.
+std::string leanPrecompiledPrelude(bool IsCuda, const CheckOptions &Options) {
+  static std::mutex Lock;
+  static std::map<bool, std::string> Known;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (auto It = Known.find(IsCuda); It != Known.end())
+    return It->second;
+  std::string &Path = Known[IsCuda];
+  std::string Header = precompiledHeaderText(IsCuda);
+  std::vector<std::string> Args = baseArguments(IsCuda, true, Options);
+  ContentHasher Key;
+  Key.add("kevin-check-pch").add(CLANG_VERSION_STRING).add(Header);
+  for (const std::string &A : Args)
+    Key.add(A);
+  for (const PreludeFile &F : PreludeFiles)
+    Key.add(F.Path).add(F.Text);
+  std::string Dir = defaultCacheDir() + "/check-pch";
+  std::string Final = Dir + "/" + Key.finish() + ".pch";
+  if (::access(Final.c_str(), R_OK) == 0)
+    return Path = Final;
+  if (llvm::sys::fs::create_directories(Dir))
+    return Path;
+  std::string Temp =
+      Final + ".tmp" + std::to_string(static_cast<long>(::getpid()));
+  std::string Input = precompiledHeaderPath(IsCuda);
+  Args.insert(Args.begin() + 1, "-c");
+  Args.insert(Args.end(), {Input, "-o", Temp});
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files =
+      fileManagerWith({{Input, Header}});
+  clang::IgnoringDiagConsumer Quiet;
+  clang::tooling::ToolInvocation Invocation(
+      Args, std::make_unique<clang::GeneratePCHAction>(), Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Quiet);
+  if (!Invocation.run() || ::rename(Temp.c_str(), Final.c_str()) != 0) {
+    ::unlink(Temp.c_str());
+    return Path;
+  }
+  return Path = Final;
 }
 
 struct UnitOutcome {
@@ -180,28 +296,21 @@ struct UnitOutcome {
 };
 
 UnitOutcome parseUnit(const CudaUnit &Unit, bool Lean,
-                      const CheckOptions &Options,
-                      const std::string &ExtensionName,
+                      const CheckOptions &Options, const std::string &Pch,
                       const std::function<void(clang::ASTContext &,
                                                const std::vector<IncludeRecord> &)>
                           &Run,
                       const PythonModule &M) {
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
-  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
-      new llvm::vfs::InMemoryFileSystem);
-  Overlay->pushOverlay(Memory);
-  for (const PreludeFile &F : PreludeFiles)
-    Memory->addFile(std::string(PreludeRoot) + F.Path, 0,
-                    llvm::MemoryBuffer::getMemBuffer(F.Text));
-  Memory->addFile(std::string(UnitRoot) + Unit.FileName, 0,
-                  llvm::MemoryBuffer::getMemBufferCopy(Unit.Text.text()));
-  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
-      new clang::FileManager(clang::FileSystemOptions(), Overlay));
+  std::vector<std::pair<std::string, std::string>> Inputs = {
+      {std::string(UnitRoot) + Unit.FileName, Unit.Text.text()}};
+  if (!Pch.empty())
+    Inputs.emplace_back(precompiledHeaderPath(Unit.IsCuda),
+                        precompiledHeaderText(Unit.IsCuda));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files = fileManagerWith(Inputs);
   std::vector<IncludeRecord> Includes;
   auto RunWithIncludes = [&](clang::ASTContext &AST) { Run(AST, Includes); };
   clang::tooling::ToolInvocation Invocation(
-      commandLine(Unit, Lean, Options, ExtensionName),
+      commandLine(Unit, Lean, Options, Pch),
       std::make_unique<Action>(RunWithIncludes, Includes), Files.get(),
       std::make_shared<clang::PCHContainerOperations>());
   ErrorCollector Errors(Unit, M);
@@ -232,7 +341,12 @@ void appendUser(CudaUnit &Unit, const MappedText &Text) {
 // The TUs of one load_inline call, as torch.utils.cpp_extension writes them.
 std::vector<CudaUnit>
 buildUnits(const PythonModule &M, const LoadInlineCall &Call,
-           const std::vector<std::pair<std::string, const PyNode *>> &Functions) {
+           const std::vector<std::pair<std::string, const PyNode *>> &Functions,
+           const std::string &ExtensionName) {
+  // Defined in the text rather than with -D, so that one precompiled
+  // prelude serves every extension name.
+  std::string NameDefine =
+      "#define TORCH_EXTENSION_NAME " + ExtensionName + "\n";
   std::vector<CudaUnit> Units;
   unsigned Line = (*Call.Call)["line"].get<unsigned>();
   unsigned Col = (*Call.Call)["col"].get<unsigned>();
@@ -250,7 +364,8 @@ buildUnits(const PythonModule &M, const LoadInlineCall &Call,
     CudaUnit Unit;
     Unit.FileName = "main.cpp";
     Unit.Call = &Call;
-    Unit.Text.appendSynthetic("#include <torch/extension.h>\n", Line, Col);
+    Unit.Text.appendSynthetic(NameDefine + "#include <torch/extension.h>\n",
+                              Line, Col);
     appendUser(Unit, *Cpp);
     std::string Binding = "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n";
     for (const auto &F : Functions)
@@ -265,8 +380,9 @@ buildUnits(const PythonModule &M, const LoadInlineCall &Call,
     Unit.FileName = "cuda.cu";
     Unit.IsCuda = true;
     Unit.Call = &Call;
-    Unit.Text.appendSynthetic("#include <torch/types.h>\n#include <cuda.h>\n"
-                              "#include <cuda_runtime.h>\n",
+    Unit.Text.appendSynthetic(NameDefine +
+                                  "#include <torch/types.h>\n#include <cuda.h>\n"
+                                  "#include <cuda_runtime.h>\n",
                               Line, Col);
     appendUser(Unit, *Cuda);
     Unit.Text.appendSynthetic("\n", Line, Col);
@@ -345,7 +461,7 @@ Expected<std::string> checkExtensions(const PythonModule &M,
       if (R.Value && isIdentifier(R.Value->text()))
         ExtName = R.Value->text();
     }
-    std::vector<CudaUnit> Units = buildUnits(M, Call, Functions);
+    std::vector<CudaUnit> Units = buildUnits(M, Call, Functions, ExtName);
     if (Units.empty())
       continue;
     std::vector<bool> Attempts;
@@ -382,7 +498,11 @@ Expected<std::string> checkExtensions(const PythonModule &M,
           ++Turn;
           TurnChanged.notify_all();
         };
-        UnitOutcome O = parseUnit(Unit, Lean, Options, ExtName, Run, M);
+        std::string Pch =
+            Lean ? leanPrecompiledPrelude(Unit.IsCuda, Options) : "";
+        UnitOutcome O = parseUnit(Unit, Lean, Options, Pch, Run, M);
+        if (!Ran && !Pch.empty()) // the precompiled prelude did not load
+          O = parseUnit(Unit, Lean, Options, "", Run, M);
         if (!Ran) { // the parse failed before the rules could run
           std::unique_lock<std::mutex> Lock(TurnMutex);
           TurnChanged.wait(Lock, [&] { return Turn == U; });

@@ -16,6 +16,7 @@
 #ifndef KEVIN_BUILD_BUILDER_H
 #define KEVIN_BUILD_BUILDER_H
 
+#include "kevin/Support/CacheDir.h"
 #include "kevin/Support/Error.h"
 
 #include <map>
@@ -108,9 +109,6 @@ std::string computeBuildKey(const ExtensionSpec &Spec,
 Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
                                      const TorchToolchain &Toolchain,
                                      const BuildOptions &Options);
-
-/// The default cache directory: $KEVIN_CACHE_DIR, else ~/.cache/kevin.
-std::string defaultCacheDir();
 
 } // namespace kevin
 
