@@ -129,6 +129,7 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules() {
   Rules.push_back(createProcessRule());
   Rules.push_back(createStaticStateRule());
   Rules.push_back(createTryCatchRule());
+  Rules.push_back(createForeignSymbolRule());
   return Rules;
 }
 

@@ -19,6 +19,7 @@ std::unique_ptr<CudaRule> createRuntimeControlRule();
 std::unique_ptr<CudaRule> createProcessRule();
 std::unique_ptr<CudaRule> createStaticStateRule();
 std::unique_ptr<CudaRule> createTryCatchRule();
+std::unique_ptr<CudaRule> createForeignSymbolRule();
 
 } // namespace kevin
 
