@@ -410,6 +410,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
       Flags.push_back(bench_flag::BelowLaunchFloor);
     if (Speedup.Speedup > Options.SpeedupBound)
       Flags.push_back(bench_flag::SpeedupAboveBound);
+    if (Timing.value("l2_persistence_resets", 0u) > 0)
+      Flags.push_back(bench_flag::L2Persistence);
 
     V.Ok = Rejections.empty();
     B["ok"] = V.Ok;

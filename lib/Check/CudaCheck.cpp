@@ -426,8 +426,8 @@ std::string CudaRuleContext::declFile(const clang::Decl *D) const {
 }
 
 void CudaRuleContext::report(const char *Rule, clang::SourceLocation Loc,
-                             std::string Message) const {
-  Sink.report(Rule, locate(Loc), std::move(Message));
+                             std::string Message, Severity MaxSeverity) const {
+  Sink.report(Rule, locate(Loc), std::move(Message), "", MaxSeverity);
 }
 
 Expected<std::string> checkExtensions(const PythonModule &M,

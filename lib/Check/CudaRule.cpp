@@ -130,6 +130,7 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules() {
   Rules.push_back(createStaticStateRule());
   Rules.push_back(createTryCatchRule());
   Rules.push_back(createForeignSymbolRule());
+  Rules.push_back(createInputMutationRule());
   return Rules;
 }
 

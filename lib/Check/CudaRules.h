@@ -20,6 +20,7 @@ std::unique_ptr<CudaRule> createProcessRule();
 std::unique_ptr<CudaRule> createStaticStateRule();
 std::unique_ptr<CudaRule> createTryCatchRule();
 std::unique_ptr<CudaRule> createForeignSymbolRule();
+std::unique_ptr<CudaRule> createInputMutationRule();
 
 } // namespace kevin
 

@@ -90,6 +90,11 @@ const std::vector<RuleInfo> &ruleCatalog() {
        "keep tensors and pointers local to the call", true},
       {"kevin-cu-try-catch", "KEVIN-CU-008", "no C++ try/catch",
        "remove the try/catch; TORCH_CHECK may throw, nothing may catch", true},
+      {"kevin-cu-input-mutation", "KEVIN-CU-013",
+       "no in-place mutation of input tensors",
+       "write results to a new tensor (torch::empty_like) and leave the "
+       "inputs unchanged",
+       true},
       {"kevin-cu-foreign-symbol", "KEVIN-CU-012",
        "no hidden entry points or foreign symbols",
        "bind through load_inline's functions=[...] and define every function "

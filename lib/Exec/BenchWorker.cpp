@@ -159,6 +159,8 @@ public:
   }
 
   bool cuda() const { return Cuda; }
+  /// Calls before which persisting L2 had to be reset (some code set it up).
+  unsigned persistingResets() const { return PersistingResets; }
 
   Sample call(const py::object &Fn, const py::list &Args, bool Snapshot) {
     Sample S;
@@ -167,7 +169,7 @@ public:
       // outside the timed region, and the GPU is busy with it while the
       // host launches forward, so launch latency is hidden as it is in
       // triton's do_bench.
-      Runtime->resetPersistingL2();
+      PersistingResets += Runtime->resetPersistingL2();
       Runtime->synchronizeDevice();
       Flush.zero_();
     }
@@ -213,6 +215,7 @@ private:
   CudaRuntime::Stream Stream = nullptr;
   CudaRuntime::Event Start = nullptr, EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
+  unsigned PersistingResets = 0;
 };
 
 /// Bitwise-equal contents (NaN equal to NaN), compared where they live.
@@ -311,6 +314,7 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Out["audit_ms"] = AuditTimes;
   Out["audit_late_writes"] = AuditLate;
   Out["warmups"] = Warmups;
+  Out["l2_persistence_resets"] = Timer.persistingResets();
   Out["threads_baseline"] = BaselineThreads;
   Out["threads_max"] = MaxThreads;
   Out["seconds"] = secondsSince(Start);

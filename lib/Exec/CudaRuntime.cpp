@@ -54,6 +54,7 @@ Expected<CudaRuntime> CudaRuntime::find() {
                        "loaded: CUDA timing is not available");
   bind(R.CtxResetPersistingL2Cache, "cudaCtxResetPersistingL2Cache");
   bind(R.DeviceSetLimit, "cudaDeviceSetLimit");
+  bind(R.DeviceGetLimit, "cudaDeviceGetLimit");
   return R;
 }
 
@@ -77,11 +78,16 @@ double CudaRuntime::elapsedMilliseconds(Event Start, Event End) const {
 
 bool CudaRuntime::synchronizeDevice() const { return DeviceSynchronize() == 0; }
 
-void CudaRuntime::resetPersistingL2() const {
+bool CudaRuntime::resetPersistingL2() const {
+  size_t Limit = 0;
+  if (!DeviceGetLimit ||
+      DeviceGetLimit(&Limit, LimitPersistingL2CacheSize) != 0 || Limit == 0)
+    return false;
   if (DeviceSetLimit)
     DeviceSetLimit(LimitPersistingL2CacheSize, 0);
   if (CtxResetPersistingL2Cache)
     CtxResetPersistingL2Cache();
+  return true;
 }
 
 } // namespace worker

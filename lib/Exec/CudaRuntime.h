@@ -33,8 +33,11 @@ public:
   double elapsedMilliseconds(Event Start, Event End) const;
   /// cudaDeviceSynchronize; false when it reports an error.
   bool synchronizeDevice() const;
-  /// Resets persisting L2 lines and the persisting limit, where supported.
-  void resetPersistingL2() const;
+  /// When some code set aside persisting L2 (a non-zero persisting limit),
+  /// resets the limit to 0 and evicts the persisting lines, and returns true.
+  /// A cheap query otherwise: nothing is reconfigured between calls that did
+  /// not ask for persistence.
+  bool resetPersistingL2() const;
 
 private:
   using Status = int;
@@ -46,6 +49,7 @@ private:
   Status (*DeviceSynchronize)() = nullptr;
   Status (*CtxResetPersistingL2Cache)() = nullptr;
   Status (*DeviceSetLimit)(int, size_t) = nullptr;
+  Status (*DeviceGetLimit)(size_t *, int) = nullptr;
 };
 
 } // namespace worker

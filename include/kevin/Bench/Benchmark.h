@@ -71,6 +71,8 @@ constexpr const char *SpeedupAboveBound = "speedup-above-bound";
 constexpr const char *UnseenInputSlower = "unseen-input-slower";
 constexpr const char *ClocksDisagree = "clocks-disagree";
 constexpr const char *BelowLaunchFloor = "below-launch-floor";
+/// The candidate set aside persisting L2; kevin reset it before each call.
+constexpr const char *L2Persistence = "l2-persistence";
 } // namespace bench_flag
 
 struct BenchVerdict {

@@ -71,8 +71,10 @@ struct CudaRuleContext {
   SourceLocation locate(clang::SourceLocation Loc) const;
   /// The path of the file a declaration is spelled in ("" if unknown).
   std::string declFile(const clang::Decl *D) const;
-  void report(const char *Rule, clang::SourceLocation Loc,
-              std::string Message) const;
+  /// Reports a finding; MaxSeverity caps the policy's severity (a rule's
+  /// grey-zone cases are warnings).
+  void report(const char *Rule, clang::SourceLocation Loc, std::string Message,
+              Severity MaxSeverity = Severity::Error) const;
 };
 
 /// Facts collected over every TU of one extension, for rules that need the

@@ -14,6 +14,7 @@
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,14 @@ struct StageSpec {
   std::string Tool;
   std::vector<std::string> Args;
   std::string PassField;
+  /// Runs alone among the stages with the same tool and arguments (the same
+  /// device): timing shares nothing with other timing.
+  bool Exclusive = false;
 };
 
 /// The gate field of each standard stage: check.ok, build.ok (for
-/// `run --build-only`), run.correct; none for bench and reward.
+/// `run --build-only`), run.correct; none for bench and reward. Bench is
+/// exclusive per device.
 StageSpec makeStage(const std::string &Tool, std::vector<std::string> Args = {});
 
 class PipelineEvaluator {
@@ -48,8 +53,10 @@ public:
   static bool passed(const StageSpec &Stage, const Json &Record);
 
 private:
+  struct Locks;
   std::string ToolsDir;
   double StageTimeoutSeconds;
+  std::shared_ptr<Locks> ExclusiveLocks;
 };
 
 /// The directory holding the running executable.
