@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
 #include "kevin/Exec/CandidateInput.h"
+#include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Build/Builder.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
@@ -25,13 +26,6 @@ using namespace kevin;
 
 namespace {
 
-struct Job {
-  Candidate What;
-  Json Record;
-  std::string Device;
-  /// Why the record is not timed; empty when it is.
-  std::string Skip;
-};
 
 Json skippedSection(const std::string &Why) {
   return Json{{"ok", false},
@@ -49,22 +43,12 @@ int main(int Argc, char **Argv) {
                "kevin-bench");
   ToolContext Context("kevin-bench");
   BenchOptions Options;
-  std::string Task, Device, CacheDir;
-  std::vector<std::string> Files, ToleranceSpecs;
-  uint64_t Seed = 0;
-  double Atol = 1e-2, Rtol = 1e-2;
-  bool NoIsolation = false;
-  App.add_option("candidates", Files,
-                 "candidate .py files ('-' or none: records on stdin)");
-  App.add_option("--task", Task, "the task (reference) file");
-  auto *DeviceOpt =
-      App.add_option("--device", Device, "cpu, cuda or cuda:N (default cpu)");
+  WorkerToolOptions Shared;
+  Shared.addTo(App, "kevin-bench");
   App.add_option("--baseline", Options.Baseline,
                  "the reference as timed: eager, or compile (torch.compile, "
                  "torch 2.x)")
       ->check(CLI::IsMember({"eager", "compile"}));
-  auto *SeedOpt = App.add_option(
-      "--seed", Seed, "the run's secret (default: random per run)");
   App.add_option("--pool", Options.PoolSize,
                  "input sets the timed calls rotate through")
       ->check(CLI::Range(1u, 64u));
@@ -94,20 +78,6 @@ int main(int Argc, char **Argv) {
                  "twice the L2, at least 256 MiB)");
   App.add_option("--timeout", Options.TimeoutSeconds,
                  "seconds per worker process (default 600)");
-  App.add_option("--cache-dir", CacheDir,
-                 "build cache (default $KEVIN_CACHE_DIR, else ~/.cache/kevin)");
-  App.add_option("--cuda-arch", Options.CudaArch,
-                 "nvcc target (default: the device's, else sm_90a)");
-  App.add_option("--atol", Atol, "audit absolute tolerance (default 1e-2)");
-  App.add_option("--rtol", Rtol, "audit relative tolerance (default 1e-2)");
-  App.add_option("--tolerance", ToleranceSpecs,
-                 "per-dtype audit tolerance, dtype=atol,rtol (repeatable)");
-  App.add_flag("--no-isolate-network", NoIsolation,
-               "do not give candidates their own network namespace");
-  App.add_flag("--keep-temps", Options.KeepTemporaries,
-               "keep the private work directories");
-  App.add_option("--worker", Options.WorkerPath,
-                 "the kevin-worker executable (default: next to kevin-bench)");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
@@ -117,76 +87,31 @@ int main(int Argc, char **Argv) {
     Context.usageError("--max-trials must be at least --min-trials");
     return ExitError;
   }
-  Options.Tolerances.Default = Tolerance{Atol, Rtol};
-  for (const std::string &Spec : ToleranceSpecs)
-    if (Error E = Options.Tolerances.addSpec(Spec)) {
-      Context.usageError(E.message());
-      return ExitError;
-    }
-  Options.IsolateNetwork = !NoIsolation;
-  if (SeedOpt->count())
-    Options.Seed = Seed;
-  if (Options.WorkerPath.empty())
-    Options.WorkerPath = siblingExecutable("kevin-worker");
+  if (Error E = Shared.finish(Options.Tolerances)) {
+    Context.usageError(E.message());
+    return ExitError;
+  }
+  Shared.applyTo(Options);
   if (::access(Options.WorkerPath.c_str(), X_OK) != 0) {
     Context.error(Error::inFile(Options.WorkerPath,
                                 "cannot find the kevin-worker executable"));
     return ExitError;
   }
-  Options.CacheDir =
-      absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
-  if (!Device.empty() && Device != "cpu" && Device.rfind("cuda", 0) != 0) {
-    Context.usageError("--device must be cpu, cuda or cuda:N, not '" + Device +
-                       "'");
+  bool Direct = Shared.direct();
+  std::vector<QueuedCandidate> Queue;
+  auto NotTimed = [](const Json &Record) -> std::string {
+    const Json *Correct = findField(Record, "run.correct");
+    if (!Correct)
+      return "no run section (pipe the records through kevin-run first)";
+    if (!Correct->is_boolean() || !Correct->get<bool>())
+      return "the candidate is not correct (run.correct is not true)";
+    return "";
+  };
+  Error InputError =
+      Shared.readCandidates(std::cin, "time", false, NotTimed, Queue);
+  if (InputError && Direct) {
+    Context.usageError(InputError.message());
     return ExitError;
-  }
-
-  bool Direct = !Files.empty() && !(Files.size() == 1 && Files[0] == "-");
-  std::vector<Job> Queue;
-  Error InputError;
-  if (Direct) {
-    if (Task.empty()) {
-      Context.usageError("--task is required to time a candidate file");
-      return ExitError;
-    }
-    for (const std::string &File : Files) {
-      FileCandidate From = candidateFromFile(File, Task, Device);
-      Job J;
-      J.What = From.From.What;
-      J.Device = From.From.Device;
-      J.Record = From.Record;
-      Queue.push_back(std::move(J));
-    }
-  } else {
-    RecordReader Reader(std::cin, "<stdin>");
-    while (true) {
-      Record R;
-      Expected<bool> More = Reader.next(R);
-      if (!More) {
-        InputError = More.error();
-        break;
-      }
-      if (!*More)
-        break;
-      Job J;
-      J.Record = R.Value;
-      const Json *Correct = findField(R.Value, "run.correct");
-      if (!Correct)
-        J.Skip = "no run section (pipe the records through kevin-run first)";
-      else if (!Correct->is_boolean() || !Correct->get<bool>())
-        J.Skip = "the candidate is not correct (run.correct is not true)";
-      if (J.Skip.empty()) {
-        Expected<RecordCandidate> From = candidateFromRecord(
-            R, Task, true, DeviceOpt->count() ? Device : "");
-        if (!From) {
-          InputError = From.error();
-          break;
-        }
-        J.What = From->What;
-        J.Device = From->Device;
-      }
-      Queue.push_back(std::move(J));
-    }
   }
 
   // One harness per device: the reference of a task is timed once per
@@ -194,7 +119,7 @@ int main(int Argc, char **Argv) {
   std::map<std::string, std::unique_ptr<Benchmarker>> Harnesses;
   RecordWriter Writer(std::cout);
   bool AllGood = true, ToolError = false;
-  for (Job &J : Queue) {
+  for (QueuedCandidate &J : Queue) {
     Json Out = J.Record;
     if (!J.Skip.empty()) {
       Out["bench"] = skippedSection(J.Skip);

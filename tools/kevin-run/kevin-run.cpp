@@ -12,6 +12,7 @@
 #include "kevin/Build/Builder.h"
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/ToolMain.h"
@@ -23,11 +24,6 @@ using namespace kevin;
 
 namespace {
 
-struct Job {
-  Candidate What;
-  Json Record;
-  std::string Device;
-};
 
 /// One line for a person reading stderr in direct mode.
 std::string summaryLine(const std::string &Name, const Verdict &V,
@@ -51,22 +47,12 @@ int main(int Argc, char **Argv) {
                "kevin-run");
   ToolContext Context("kevin-run");
   EvaluatorOptions Options;
-  std::string Task, Device, CacheDir;
-  std::vector<std::string> Files, ToleranceSpecs;
+  WorkerToolOptions Shared;
   unsigned Jobs = 1;
-  uint64_t Seed = 0;
-  double Atol = 1e-2, Rtol = 1e-2;
-  bool NoIsolation = false;
-  App.add_option("candidates", Files,
-                 "candidate .py files ('-' or none: records on stdin)");
-  App.add_option("--task", Task, "the task (reference) file");
-  auto *DeviceOpt =
-      App.add_option("--device", Device, "cpu, cuda or cuda:N (default cpu)");
+  Shared.addTo(App, "kevin-run");
   App.add_option("--trials", Options.Trials,
                  "correctness trials, each on fresh inputs")
       ->check(CLI::Range(1u, 1000u));
-  auto *SeedOpt = App.add_option(
-      "--seed", Seed, "the evaluation secret (default: random per evaluation)");
   App.add_option("--timeout", Options.RunTimeoutSeconds,
                  "seconds for the candidate's run stage");
   App.add_option("--build-timeout", Options.BuildTimeoutSeconds,
@@ -77,83 +63,22 @@ int main(int Argc, char **Argv) {
                  "parallel compiles within one candidate");
   App.add_flag("--build-only", Options.BuildOnly,
                "only compile (fill the cache); no reference, no run");
-  App.add_option("--cache-dir", CacheDir,
-                 "build cache (default $KEVIN_CACHE_DIR, else ~/.cache/kevin)");
-  App.add_option("--atol", Atol, "absolute tolerance (default 1e-2)");
-  App.add_option("--rtol", Rtol, "relative tolerance (default 1e-2)");
-  App.add_option("--tolerance", ToleranceSpecs,
-                 "per-dtype tolerance, dtype=atol,rtol (repeatable)");
-  App.add_option("--cuda-arch", Options.CudaArch,
-                 "nvcc target (default: the device's, else sm_90a)");
   App.add_option("--memory-limit", Options.MemoryLimitMiB,
                  "candidate address-space limit in MiB (0: none)");
-  App.add_flag("--no-isolate-network", NoIsolation,
-               "do not give candidates their own network namespace");
-  App.add_flag("--keep-temps", Options.KeepTemporaries,
-               "keep the private work directories");
-  App.add_option("--worker", Options.WorkerPath,
-                 "the kevin-worker executable (default: next to kevin-run)");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
-
-  Options.Tolerances.Default = Tolerance{Atol, Rtol};
-  for (const std::string &Spec : ToleranceSpecs)
-    if (Error E = Options.Tolerances.addSpec(Spec)) {
-      Context.usageError(E.message());
-      return ExitError;
-    }
-  Options.IsolateNetwork = !NoIsolation;
-  if (SeedOpt->count())
-    Options.Seed = Seed;
-  if (Options.WorkerPath.empty())
-    Options.WorkerPath = siblingExecutable("kevin-worker");
-  Options.CacheDir =
-      absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
-  if (!Device.empty() && Device != "cpu" && Device.rfind("cuda", 0) != 0) {
-    Context.usageError("--device must be cpu, cuda or cuda:N, not '" + Device +
-                       "'");
+  if (Error E = Shared.finish(Options.Tolerances)) {
+    Context.usageError(E.message());
     return ExitError;
   }
-
-  bool Direct = !Files.empty() && !(Files.size() == 1 && Files[0] == "-");
-  std::vector<Job> Queue;
-  Error InputError;
-  if (Direct) {
-    if (Task.empty() && !Options.BuildOnly) {
-      Context.usageError("--task is required to judge a candidate file");
-      return ExitError;
-    }
-    for (const std::string &File : Files) {
-      FileCandidate From = candidateFromFile(File, Task, Device);
-      Job J;
-      J.What = From.From.What;
-      J.Device = From.From.Device;
-      J.Record = From.Record;
-      Queue.push_back(std::move(J));
-    }
-  } else {
-    RecordReader Reader(std::cin, "<stdin>");
-    while (true) {
-      Record R;
-      Expected<bool> More = Reader.next(R);
-      if (!More) {
-        InputError = More.error();
-        break;
-      }
-      if (!*More)
-        break;
-      Expected<RecordCandidate> From = candidateFromRecord(
-          R, Task, !Options.BuildOnly, DeviceOpt->count() ? Device : "");
-      if (!From) {
-        InputError = From.error();
-        break;
-      }
-      Job J;
-      J.Record = R.Value;
-      J.What = From->What;
-      J.Device = From->Device;
-      Queue.push_back(std::move(J));
-    }
+  Shared.applyTo(Options);
+  bool Direct = Shared.direct();
+  std::vector<QueuedCandidate> Queue;
+  Error InputError = Shared.readCandidates(std::cin, "judge", Options.BuildOnly,
+                                           nullptr, Queue);
+  if (InputError && Direct) {
+    Context.usageError(InputError.message());
+    return ExitError;
   }
 
   // Judge up to Jobs candidates at once; write records in input order.
