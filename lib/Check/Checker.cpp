@@ -44,6 +44,15 @@ Expected<TaskInfo> loadTaskInfo(const std::string &Path) {
     }
   };
   Collect(M->body());
+  static const std::set<std::string> OtherFloat = {
+      "float16", "half",   "bfloat16", "float64",  "double",
+      "complex64", "complex128", "cfloat", "cdouble", "bf16"};
+  Info.Fp32 = true;
+  walkNodes(M->root(), [&](const PyNode &N) {
+    if (isNode(N, "Attribute") && OtherFloat.count(N["attr"].get<std::string>()))
+      Info.Fp32 = false;
+    return Info.Fp32;
+  });
   return Info;
 }
 
@@ -85,7 +94,7 @@ Expected<CheckResult> checkCandidate(const CandidateSource &Source,
   PyRuleContext Ctx{*M, Facts, P, Task, Sink};
   for (const auto &Rule : createPythonRules())
     Rule->check(Ctx);
-  Expected<std::string> Parser = checkExtensions(*M, Facts, P, Options, Sink);
+  Expected<std::string> Parser = checkExtensions(*M, Facts, P, Options, Task, Sink);
   if (!Parser)
     return Parser.error();
   Result.ParserUsed = *Parser;

@@ -434,7 +434,7 @@ Expected<std::string> checkExtensions(const PythonModule &M,
                                       const PythonFacts &Facts,
                                       const Policy &P,
                                       const CheckOptions &Options,
-                                      FindingSink &Sink) {
+                                      const TaskInfo *Task, FindingSink &Sink) {
   bool AnyClangRule = false;
   for (const RuleInfo &R : ruleCatalog())
     AnyClangRule |= R.NeedsClang && P.enabled(R.Id);
@@ -490,7 +490,8 @@ Expected<std::string> checkExtensions(const PythonModule &M,
                        const std::vector<IncludeRecord> &Includes) {
           std::unique_lock<std::mutex> Lock(TurnMutex);
           TurnChanged.wait(Lock, [&] { return Turn == U; });
-          CudaRuleContext Ctx{AST, Unit, M, P, Local, Functions, Includes};
+          CudaRuleContext Ctx{AST,       Unit,      M,       P,
+                              Local,     Functions, Includes, Task};
           collectExtensionFacts(Ctx, ExtFacts);
           for (auto &Rule : Rules)
             Rule->check(Ctx);

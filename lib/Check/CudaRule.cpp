@@ -131,6 +131,7 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules() {
   Rules.push_back(createTryCatchRule());
   Rules.push_back(createForeignSymbolRule());
   Rules.push_back(createInputMutationRule());
+  Rules.push_back(createCuPrecisionDowncastRule());
   return Rules;
 }
 

@@ -21,6 +21,7 @@ std::unique_ptr<CudaRule> createStaticStateRule();
 std::unique_ptr<CudaRule> createTryCatchRule();
 std::unique_ptr<CudaRule> createForeignSymbolRule();
 std::unique_ptr<CudaRule> createInputMutationRule();
+std::unique_ptr<CudaRule> createCuPrecisionDowncastRule();
 
 } // namespace kevin
 

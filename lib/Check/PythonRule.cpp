@@ -237,6 +237,7 @@ std::vector<std::unique_ptr<PythonRule>> createPythonRules() {
   Rules.push_back(createCrossCallStateRule());
   Rules.push_back(createTopLevelRule());
   Rules.push_back(createInitPrecomputeRule());
+  Rules.push_back(createPyPrecisionDowncastRule());
   return Rules;
 }
 

@@ -14,6 +14,7 @@ namespace kevin {
 std::unique_ptr<PythonRule> createModelShapeRule();
 std::unique_ptr<PythonRule> createReferenceNameRule();
 std::unique_ptr<PythonRule> createTryExceptRule();
+std::unique_ptr<PythonRule> createPyPrecisionDowncastRule();
 std::unique_ptr<PythonRule> createImportRule();
 std::unique_ptr<PythonRule> createDynamicCodeRule();
 std::unique_ptr<PythonRule> createForbiddenAttributeRule();

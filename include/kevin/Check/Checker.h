@@ -25,6 +25,10 @@ struct TaskInfo {
   /// Top-level identifiers the reference defines (Model, get_inputs,
   /// batch_size, ...); imports are not included.
   std::set<std::string> ReferenceNames;
+  /// The reference names no floating dtype but torch's default float32 (no
+  /// float16/bfloat16/float64 dtype, no .half()/.double()): lower-precision
+  /// math in a candidate is then a downcast worth a warning.
+  bool Fp32 = false;
 };
 
 /// Reads a reference file and collects its top-level names.

@@ -58,6 +58,8 @@ struct CudaRuleContext {
   const std::vector<std::pair<std::string, const PyNode *>> &Exported;
   /// Every #include the preprocessor saw (headers included).
   const std::vector<IncludeRecord> &Includes;
+  /// The task (kevin-check --task), or null.
+  const TaskInfo *Task = nullptr;
 
   const clang::SourceManager &sourceManager() const {
     return AST.getSourceManager();
@@ -116,7 +118,7 @@ Expected<std::string> checkExtensions(const PythonModule &M,
                                       const PythonFacts &Facts,
                                       const Policy &P,
                                       const CheckOptions &Options,
-                                      FindingSink &Sink);
+                                      const TaskInfo *Task, FindingSink &Sink);
 
 } // namespace kevin
 
