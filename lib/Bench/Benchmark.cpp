@@ -34,10 +34,12 @@ struct Benchmarker::ReferenceRun {
 
 namespace {
 
-std::vector<double> numbers(const Json &Array) {
+/// The numbers of the array Timing[Key]; empty when the field is missing or
+/// not an array (the candidate's worker wrote it: it may be malformed).
+std::vector<double> numbers(const Json &Timing, const char *Key) {
   std::vector<double> Out;
-  if (Array.is_array())
-    for (const Json &V : Array)
+  if (Timing.is_object() && Timing.contains(Key) && Timing[Key].is_array())
+    for (const Json &V : Timing[Key])
       if (V.is_number())
         Out.push_back(V.get<double>());
   return Out;
@@ -60,9 +62,9 @@ struct SideTiming {
 /// saw clearly more work, in which case that is the time.
 SideTiming readTiming(const Json &Timing, bool Cuda) {
   SideTiming S;
-  std::vector<double> Ms = numbers(Timing["ms"]);
-  std::vector<double> Synced = numbers(Timing["synced_ms"]);
-  std::vector<double> Host = numbers(Timing["host_ms"]);
+  std::vector<double> Ms = numbers(Timing, "ms");
+  std::vector<double> Synced = numbers(Timing, "synced_ms");
+  std::vector<double> Host = numbers(Timing, "host_ms");
   double Overhead = Timing.value("sync_overhead_ms", 0.0);
   S.Ms = Ms;
   if (Cuda && Synced.size() == Ms.size() && !Ms.empty()) {
@@ -326,8 +328,10 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     SideTiming Base = readTiming(RefTiming, Cuda);
     Json Flags = Json::array();
     std::vector<std::string> Rejections;
+    // Each flag once (audits can repeat one); every reason is kept.
     auto reject = [&](const char *Flag, const std::string &Why) {
-      Flags.push_back(Flag);
+      if (std::find(Flags.begin(), Flags.end(), Flag) == Flags.end())
+        Flags.push_back(Flag);
       Rejections.push_back(Why);
     };
     if (Cand.Escaped)
@@ -346,20 +350,22 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     Json Audits = Json::array();
     bool Degenerate =
         trivialOutputWouldPass(Ref.AuditOutputs, Options.Tolerances);
+    std::vector<double> AuditMs = numbers(Timing, "audit_ms");
+    const Json *LateList = findField(Timing, "audit_late_writes");
     for (unsigned K = 0; K < Ref.AuditOutputs.size(); ++K) {
       Json Entry{{"audit", K}};
       // The outputs as forward returned them, copied on the timing stream.
       Expected<std::vector<at::Tensor>> Early =
           readTensorFile(protocol::auditFile(WorkDir, K, "outputs"));
-      const Json &LateList = Timing["audit_late_writes"];
-      if (!Early || !LateList.is_array() || K >= LateList.size()) {
+      if (!Early || !LateList || !LateList->is_array() ||
+          K >= LateList->size() || !(*LateList)[K].is_boolean()) {
         reject(bench_flag::AuditMismatch,
                "audit " + std::to_string(K) + " left no outputs");
         Entry["ok"] = false;
         Audits.push_back(Entry);
         continue;
       }
-      bool Late = LateList[K].get<bool>();
+      bool Late = (*LateList)[K].get<bool>();
       if (Late)
         reject(bench_flag::LateWrites,
                "outputs changed after forward returned (audit " +
@@ -381,18 +387,10 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
                "a timed-path call on unseen inputs was wrong (audit " +
                    std::to_string(K) + "): " + Problem);
       Entry["ok"] = Problem.empty() && !Late;
-      std::vector<double> AuditMs = numbers(Timing["audit_ms"]);
       if (K < AuditMs.size())
         Entry["ms"] = AuditMs[K];
       Audits.push_back(Entry);
     }
-    // Flags can repeat across audits; keep each once.
-    Json Unique = Json::array();
-    for (const Json &F : Flags)
-      if (std::find(Unique.begin(), Unique.end(), F) == Unique.end())
-        Unique.push_back(F);
-    Flags = Unique;
-
     if (Cand.Summary.Trials == 0 || Base.Summary.Trials == 0 ||
         !(Cand.Summary.Median > 0) || !(Base.Summary.Median > 0)) {
       B["outcome"] = outcomeName(Outcome::InvalidResult);
@@ -401,7 +399,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
       return V;
     }
     SpeedupEstimate Speedup = estimateSpeedup(Base.Ms, Cand.Ms);
-    double AuditMedian = median(numbers(Timing["audit_ms"]));
+    double AuditMedian = median(AuditMs);
     if (AuditMedian > 3 * Cand.Summary.Median + 0.05)
       Flags.push_back(bench_flag::UnseenInputSlower);
     if (Cand.ClocksDisagree)
