@@ -86,6 +86,19 @@ if want cases; then
 # Order: the illegal-address case first, so every other case runs after it.
 ORDERED="$ROOT/test/kevin-run/gpu/relu_illegal_address.py $(echo "$CASES" | grep -v relu_illegal_address)"
 field() { sed -n "s/^# $1: *//p" "$2" | head -1; }
+# judge NAME WANT: compares the last record's run.outcome with WANT, counts
+# and prints one row.
+judge() {
+  local got verdict
+  got=$(tail -1 "$OUT/cases.jsonl" | "$PYTHON" -c '
+import json, sys
+try:
+    print(json.loads(sys.stdin.readline())["run"]["outcome"])
+except Exception:
+    print("no-record")')
+  if [ "$got" = "$2" ]; then verdict=PASS; PASS=$((PASS + 1)); else verdict=FAIL; FAIL=$((FAIL + 1)); fi
+  printf '%-28s %-22s %-22s %s\n' "$1" "$2" "$got" "$verdict" | tee -a "$SUMMARY"
+}
 step "cases"
 : > "$OUT/cases.jsonl"
 PASS=0; FAIL=0
@@ -98,28 +111,14 @@ for CASE in $ORDERED; do
   # shellcheck disable=SC2086
   timeout 180 "$KEVIN_RUN" --device cuda $ARGS --task "$TASK" "$CASE" \
     >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
-  GOT=$(tail -1 "$OUT/cases.jsonl" | "$PYTHON" -c '
-import json, sys
-try:
-    print(json.loads(sys.stdin.readline())["run"]["outcome"])
-except Exception:
-    print("no-record")')
-  if [ "$GOT" = "$WANT" ]; then V=PASS; PASS=$((PASS + 1)); else V=FAIL; FAIL=$((FAIL + 1)); fi
-  printf '%-28s %-22s %-22s %s\n' "$NAME" "$WANT" "$GOT" "$V" | tee -a "$SUMMARY"
+  judge "$NAME" "$WANT"
 done
 # Device-independent failure modes of the CPU suite, judged on the GPU.
 for PAIR in relu_correct:ok relu_segfault:crash relu_pointer_cache:not-input-sensitive relu_mutates_input:input-mutated; do
   NAME=${PAIR%%:*}; WANT=${PAIR#*:}
   timeout 120 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/19_ReLU.py" \
     "$ROOT/test/kevin-run/Inputs/$NAME.py" >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
-  GOT=$(tail -1 "$OUT/cases.jsonl" | "$PYTHON" -c '
-import json, sys
-try:
-    print(json.loads(sys.stdin.readline())["run"]["outcome"])
-except Exception:
-    print("no-record")')
-  if [ "$GOT" = "$WANT" ]; then V=PASS; PASS=$((PASS + 1)); else V=FAIL; FAIL=$((FAIL + 1)); fi
-  printf '%-28s %-22s %-22s %s\n' "cpu-suite/$NAME" "$WANT" "$GOT" "$V" | tee -a "$SUMMARY"
+  judge "cpu-suite/$NAME" "$WANT"
 done
 note "cases: $PASS passed, $FAIL failed ($(elapsed) s so far)"
 fi
