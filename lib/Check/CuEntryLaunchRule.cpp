@@ -29,31 +29,13 @@ public:
                         "' is not defined in the extension's sources");
         continue;
       }
-      if (!launches(Facts, Name))
+      if (!Facts.reaches(Name, Facts.Launchers))
         Sink.report(id(), M.locate(*Node),
                     "exported function '" + Name + "' launches no kernel");
     }
   }
 
 private:
-  static bool launches(const ExtensionFacts &Facts, const std::string &From) {
-    std::set<std::string> Seen = {From};
-    std::vector<std::string> Work = {From};
-    while (!Work.empty()) {
-      std::string F = Work.back();
-      Work.pop_back();
-      if (Facts.Launchers.count(F))
-        return true;
-      auto It = Facts.Calls.find(F);
-      if (It == Facts.Calls.end())
-        continue;
-      for (const std::string &C : It->second)
-        if (Seen.insert(C).second)
-          Work.push_back(C);
-    }
-    return false;
-  }
-
   std::vector<std::pair<std::string, const PyNode *>> Exported;
 };
 

@@ -12,24 +12,6 @@
 namespace kevin {
 namespace {
 
-bool reachesWriter(const ExtensionFacts &Facts, const std::string &From) {
-  std::set<std::string> Seen = {From};
-  std::vector<std::string> Work = {From};
-  while (!Work.empty()) {
-    std::string F = Work.back();
-    Work.pop_back();
-    if (Facts.Writers.count(F))
-      return true;
-    auto It = Facts.Calls.find(F);
-    if (It == Facts.Calls.end())
-      continue;
-    for (const std::string &C : It->second)
-      if (Seen.insert(C).second)
-        Work.push_back(C);
-  }
-  return false;
-}
-
 class NoKernelRule : public CudaRule {
 public:
   const char *id() const override { return "kevin-cu-no-kernel"; }
@@ -42,7 +24,7 @@ public:
       return;
     }
     for (const std::string &K : Facts.Kernels)
-      if (reachesWriter(Facts, K))
+      if (Facts.reaches(K, Facts.Writers))
         return;
     Sink.report(id(), M.locate(*Call.Call),
                 "no __global__ kernel of the extension writes memory");

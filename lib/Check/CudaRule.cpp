@@ -115,6 +115,25 @@ private:
 
 } // namespace
 
+bool ExtensionFacts::reaches(const std::string &From,
+                             const std::set<std::string> &Targets) const {
+  std::set<std::string> Seen = {From};
+  std::vector<std::string> Work = {From};
+  while (!Work.empty()) {
+    std::string F = Work.back();
+    Work.pop_back();
+    if (Targets.count(F))
+      return true;
+    auto It = Calls.find(F);
+    if (It == Calls.end())
+      continue;
+    for (const std::string &C : It->second)
+      if (Seen.insert(C).second)
+        Work.push_back(C);
+  }
+  return false;
+}
+
 void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts) {
   FactCollector(Ctx, Facts).TraverseAST(Ctx.AST);
 }

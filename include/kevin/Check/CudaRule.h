@@ -92,6 +92,11 @@ struct ExtensionFacts {
   std::set<std::string> Launchers;
   std::map<std::string, std::set<std::string>> Calls;
   std::set<std::string> Defined;
+
+  /// Whether From, or a candidate function it calls directly or through
+  /// others, is in Targets (Writers, Launchers).
+  bool reaches(const std::string &From,
+               const std::set<std::string> &Targets) const;
 };
 
 class CudaRule {
