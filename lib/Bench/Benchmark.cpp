@@ -16,6 +16,8 @@
 #include "kevin/Exec/WorkerProcess.h"
 
 #include <algorithm>
+#include <atomic>
+#include <future>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -163,7 +165,8 @@ Benchmarker::Benchmarker(BenchOptions O) : Options(std::move(O)) {
 Benchmarker::~Benchmarker() = default;
 
 Expected<Benchmarker::ReferenceRun *>
-Benchmarker::reference(const std::string &TaskPath) {
+Benchmarker::reference(const std::string &TaskPath,
+                       std::function<bool()> MayTime) {
   auto Found = References.find(TaskPath);
   if (Found != References.end())
     return Found->second.get();
@@ -191,7 +194,12 @@ Benchmarker::reference(const std::string &TaskPath) {
                   {"--task", TaskPath, "--baseline", Options.Baseline});
   Ref.Environment = workerEnvironment(Path, Options.CacheDir);
   Ref.WorkingDirectory = Path;
-  Ref.Stdin = Secrets.dump();
+  Ref.Stdin = Secrets.dump() + "\n";
+  Ref.StdinLater = [MayTime]() -> std::optional<std::string> {
+    if (!MayTime())
+      return std::nullopt;
+    return std::string();
+  };
   Ref.TimeoutSeconds = Options.TimeoutSeconds;
   Ref.MaxCaptureBytes = 64 * 1024;
   Expected<SubprocessResult> Proc = runSubprocess(Ref);
@@ -235,16 +243,6 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   B["speedup"] = nullptr;
   B["flags"] = Json::array();
 
-  Expected<ReferenceRun *> RefOrErr = reference(C.TaskPath);
-  if (!RefOrErr) {
-    V.ReferenceFailed = true;
-    B["outcome"] = outcomeName(Outcome::ReferenceError);
-    B["message"] = truncated(RefOrErr.error().message(),
-                             Options.MaxMessageBytes);
-    return V;
-  }
-  ReferenceRun &Ref = **RefOrErr;
-
   // The candidate's directory: the task without its code, the input sets.
   Expected<TempDir> Dir = TempDir::create("kevin-bench");
   if (!Dir)
@@ -258,21 +256,6 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   std::string WorkDir = Path + "/work";
   if (::mkdir(WorkDir.c_str(), 0700) != 0)
     return Error::inFile(WorkDir, "cannot create directory");
-  const Json &Sets = Ref.Report["sets"];
-  for (unsigned N = 0; N < Sets.size(); ++N)
-    if (Error E = linkOrCopy(protocol::setFile(Ref.Dir.path(), N, "inputs"),
-                             protocol::setFile(WorkDir, N, "inputs")))
-      return E;
-  {
-    std::ofstream Out(WorkDir + "/" + protocol::TaskJson);
-    Out << Json{{"init_args", Ref.Report["init_args"]},
-                {"sets", Sets},
-                {"pool", Ref.Report.value("pool", Options.PoolSize)}}
-               .dump()
-        << "\n";
-    if (!Out)
-      return Error::inFile(WorkDir, "cannot write task.json");
-  }
 
   // The secret plan: how many warmups, where the audits fall.
   std::mt19937_64 Rng(trialSeed(Secret, 7000000u + CandidatesTimed++));
@@ -289,6 +272,10 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Plan["nonce"] = *Nonce;
   B["environment"] = hostEnvironment(Options.Device);
 
+  // The candidate's worker starts now and imports torch while the reference
+  // is timed; it gets its plan (and imports the candidate) only after.
+  auto Handoff = std::make_shared<DeferredInput>();
+  double Limit = Options.TimeoutSeconds;
   SubprocessOptions Run;
   Run.Argv = workerArgv(Options, "bench-candidate", WorkDir);
   std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
@@ -296,18 +283,82 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
                                    "--display-name", Display});
   Run.Environment = workerEnvironment(WorkDir, Options.CacheDir);
   Run.WorkingDirectory = WorkDir;
-  Run.Stdin = Plan.dump();
-  Run.TimeoutSeconds = Options.TimeoutSeconds;
+  Run.StdinLater = [Handoff] { return Handoff->poll(); };
+  // Its limit counts from the plan; the reference's wait has its own.
+  Run.StopWhen = [Handoff, Limit] {
+    std::optional<DeferredInput::Clock::time_point> Sent = Handoff->sentAt();
+    return Handoff->abandoned() ||
+           (Sent && std::chrono::duration<double>(
+                        DeferredInput::Clock::now() - *Sent)
+                            .count() > Limit);
+  };
+  Run.TimeoutSeconds = 3 * Limit;
   Run.MaxCaptureBytes = 64 * 1024;
-  Expected<SubprocessResult> Proc = runSubprocess(Run);
+  auto Exited = std::make_shared<std::atomic<bool>>(false);
+  auto Started = std::async(std::launch::async, [Run, Exited] {
+    Expected<SubprocessResult> R = runSubprocess(Run);
+    *Exited = true;
+    return R;
+  });
+  auto giveUp = [&] {
+    Handoff->abandon();
+    Started.wait();
+  };
+  // The reference is timed once the candidate's worker is done importing
+  // torch (or has ended, or a minute has passed).
+  std::string CandidateProgress = WorkDir + "/" + protocol::Progress;
+  auto MayTime = [CandidateProgress, Exited, Start] {
+    return *Exited ||
+           readWholeFile(CandidateProgress).find("load ready\n") !=
+               std::string::npos ||
+           std::chrono::steady_clock::now() - Start > std::chrono::minutes(1);
+  };
+
+  Expected<ReferenceRun *> RefOrErr = reference(C.TaskPath, MayTime);
+  if (!RefOrErr) {
+    giveUp();
+    V.ReferenceFailed = true;
+    B["outcome"] = outcomeName(Outcome::ReferenceError);
+    B["message"] = truncated(RefOrErr.error().message(),
+                             Options.MaxMessageBytes);
+    return V;
+  }
+  ReferenceRun &Ref = **RefOrErr;
+  const Json &Sets = Ref.Report["sets"];
+  for (unsigned N = 0; N < Sets.size(); ++N)
+    if (Error E = linkOrCopy(protocol::setFile(Ref.Dir.path(), N, "inputs"),
+                             protocol::setFile(WorkDir, N, "inputs"))) {
+      giveUp();
+      return E;
+    }
+  {
+    std::ofstream Out(WorkDir + "/" + protocol::TaskJson);
+    Out << Json{{"init_args", Ref.Report["init_args"]},
+                {"sets", Sets},
+                {"pool", Ref.Report.value("pool", Options.PoolSize)}}
+               .dump()
+        << "\n";
+    if (!Out) {
+      giveUp();
+      return Error::inFile(WorkDir, "cannot write task.json");
+    }
+  }
+  Handoff->send(Plan.dump());
+  Expected<SubprocessResult> Proc = Started.get();
   if (!Proc)
     return Proc.error();
-  WorkerVerdict W = classifyWorker(*Proc, WorkDir, *Nonce,
-                                   Options.TimeoutSeconds,
+  // The candidate's own time, from its plan on.
+  double CandidateSeconds = std::chrono::duration<double>(
+                                DeferredInput::Clock::now() -
+                                Handoff->sentAt().value_or(Start))
+                                .count();
+  SubprocessResult Ended = *Proc;
+  Ended.WallSeconds = CandidateSeconds;
+  WorkerVerdict W = classifyWorker(Ended, WorkDir, *Nonce, Limit,
                                    Options.MaxMessageBytes);
   auto secondsJson = [&] {
     return Json{{"reference", Ref.Seconds},
-                {"candidate", Proc->WallSeconds},
+                {"candidate", CandidateSeconds},
                 {"total", std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - Start)
                               .count()}};

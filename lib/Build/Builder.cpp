@@ -89,13 +89,6 @@ void removeTree(const std::string &Path) {
   (void)runSubprocess(Rm);
 }
 
-std::string join(const std::vector<std::string> &Parts, const char *Sep) {
-  std::string Out;
-  for (size_t I = 0; I < Parts.size(); ++I)
-    Out += (I ? Sep : "") + Parts[I];
-  return Out;
-}
-
 bool hasOptimizationFlag(const std::vector<std::string> &Flags) {
   for (const std::string &F : Flags)
     if (F.size() >= 2 && F.compare(0, 2, "-O") == 0)

@@ -345,7 +345,11 @@ Expected<py::list> loadSet(py::module_ &Prelude, const std::string &Dir,
 //--- bench-reference ----------------------------------------------------------
 
 int runBenchReferenceWorker(const WorkerOptions &Options) {
-  Json Secrets = Json::parse(readStdin(), nullptr, false);
+  // The secrets come on the first line; stdin closes when kevin-bench lets
+  // the timing start (see below).
+  std::string SecretsLine;
+  std::getline(std::cin, SecretsLine);
+  Json Secrets = Json::parse(SecretsLine, nullptr, false);
   if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
     std::cerr << "kevin-worker: error: no input-set seeds on stdin\n";
     return ExitError;
@@ -453,6 +457,10 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
       }
     }
     Plan.AuditAt.clear(); // the trusted reference needs no audits
+    // kevin-bench holds the timing until the candidate's worker, started
+    // beside this one, has finished importing torch: nothing else runs on
+    // the machine while the reference is timed.
+    readStdin();
     Json Timing = timeModel(*Timer, Prelude, Model, Pool, {}, Plan,
                             [](unsigned, const CallTimer::Sample &) {}, -1);
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
@@ -474,6 +482,35 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
 //--- bench-candidate ----------------------------------------------------------
 
 int runBenchCandidateWorker(const WorkerOptions &Options) {
+  bool Isolated = Options.IsolateNetwork && isolateNetwork();
+  std::string Display =
+      Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
+  int ProgressFd =
+      ::open((Options.Dir + "/" + protocol::Progress).c_str(),
+             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  BuilderState State;
+  State.Options = Options.Build;
+  State.OriginPath = Display;
+  State.OriginText = readWholeFile(Options.Candidate);
+  State.ProgressFd = ProgressFd;
+  Builder = &State;
+
+  // kevin-bench starts this worker while the reference is being timed: the
+  // trusted set-up (Python, torch, the builder) runs first, with no CUDA
+  // work; the plan and the task arrive once the reference is done, and only
+  // then is candidate code imported.
+  py::initialize_interpreter();
+  py::module_ Prelude;
+  try {
+    Prelude = startPython();
+    State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
+    Prelude.attr("install_builder")();
+  } catch (py::error_already_set &E) {
+    std::cerr << "kevin-worker: error: cannot start Python: " << E.what()
+              << "\n";
+    return ExitError;
+  }
+  progress(ProgressFd, "load ready");
   Json Secrets = Json::parse(readStdin(), nullptr, false);
   if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
     std::cerr << "kevin-worker: error: no nonce on stdin\n";
@@ -487,24 +524,12 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
     return ExitError;
   }
   unsigned PoolSize = Task.value("pool", 1u);
-  bool Isolated = Options.IsolateNetwork && isolateNetwork();
-  std::string Display =
-      Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   Json Report;
   Report["nonce"] = Secrets["nonce"];
   Report["stage"] = "load";
   Report["outcome"] = "ok";
   Report["message"] = "";
   Report["network_isolated"] = Isolated;
-  int ProgressFd =
-      ::open((Options.Dir + "/" + protocol::Progress).c_str(),
-             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  BuilderState State;
-  State.Options = Options.Build;
-  State.OriginPath = Display;
-  State.OriginText = readWholeFile(Options.Candidate);
-  State.ProgressFd = ProgressFd;
-  Builder = &State;
   auto finish = [&](Stage S, Outcome O, const std::string &Message) {
     Report["stage"] = stageName(S);
     Report["outcome"] = outcomeName(O);
@@ -515,14 +540,9 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
                                                                : ExitError;
   };
 
-  py::initialize_interpreter();
-  py::module_ Prelude;
   Stage Reached = Stage::Load;
   try {
     progress(ProgressFd, "load");
-    Prelude = startPython();
-    State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
-    Prelude.attr("install_builder")();
     Json Environment;
     // The timing stream is current before the candidate is imported.
     Expected<CallTimer> Timer = CallTimer::create(

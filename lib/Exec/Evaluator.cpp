@@ -1,11 +1,13 @@
 //===-- Evaluator.cpp - judge one candidate -------------------------------===//
 //
-// Process model: reference worker -> (reference outputs loaded into this
-// process, their files deleted) -> candidate worker, build stage -> candidate
-// worker, run stage -> comparison here. A worker that dies, hangs, exits
-// early or writes an unattested result is classified from how it ended and
-// the last stage it reported in its progress file; a missing result is
-// never a pass.
+// Process model: the reference worker and the candidate worker start
+// together; the candidate worker imports the candidate (building its
+// extensions) and waits; the reference outputs are loaded into this process
+// (their files deleted), the inputs linked into a fresh directory and the
+// task sent on the candidate's stdin; it runs the trials; comparison here.
+// A worker that dies, hangs, exits early or writes an unattested result is
+// classified from how it ended and the last stage it reported in its
+// progress file; a missing result is never a pass.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/Evaluator.h"
@@ -26,6 +28,8 @@
 #include <fcntl.h>
 #include <fstream>
 #include <future>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +50,47 @@ std::string describeStructure(const Json &Outputs) {
     return "a tensor";
   return "a " + Kind + " of " + std::to_string(Count) + " tensors";
 }
+
+/// A candidate worker's two time limits: the build phase (import and
+/// compiles) ends when the worker reports "load ready"; the run phase
+/// (ModelNew and the trials) starts at the later of that and its task being
+/// sent on stdin.
+class CandidatePhases {
+public:
+  DeferredInput Task;
+  bool expired(const std::string &Dir, double BuildLimit, double RunLimit) {
+    if (Task.abandoned())
+      return true;
+    std::lock_guard<std::mutex> Lock(Guard);
+    if (!ReadyAt) {
+      std::string Progress = readWholeFile(Dir + "/" + protocol::Progress);
+      if (Progress.find("\nload ready\n") == std::string::npos)
+        return secondsSince(Started) > BuildLimit;
+      ReadyAt = Clock::now();
+    }
+    std::optional<Clock::time_point> Run = runStart();
+    return Run && secondsSince(*Run) > RunLimit;
+  }
+  bool inRunPhase() {
+    std::lock_guard<std::mutex> Lock(Guard);
+    return runStart().has_value();
+  }
+  double secondsInPhase() {
+    std::lock_guard<std::mutex> Lock(Guard);
+    return secondsSince(runStart().value_or(Started));
+  }
+
+private:
+  std::optional<Clock::time_point> runStart() {
+    std::optional<Clock::time_point> Sent = Task.sentAt();
+    if (!ReadyAt || !Sent)
+      return std::nullopt;
+    return std::max(*ReadyAt, *Sent);
+  }
+  std::mutex Guard;
+  Clock::time_point Started = Clock::now();
+  std::optional<Clock::time_point> ReadyAt;
+};
 
 } // namespace
 
@@ -72,8 +117,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   Root->Keep = Options.KeepTemporaries;
   std::string RefDir = Root->path() + "/reference";
   std::string CandDir = Root->path() + "/candidate";
-  std::string BuildDir = Root->path() + "/build";
-  for (const std::string &D : {RefDir, CandDir, BuildDir})
+  for (const std::string &D : {RefDir, CandDir})
     if (::mkdir(D.c_str(), 0700) != 0)
       return Error::inFile(D, std::string("cannot create directory: ") +
                                   std::strerror(errno));
@@ -114,8 +158,20 @@ Expected<Verdict> evaluate(const Candidate &C,
     return Argv;
   };
 
-  //--- Reference: trusted, never sees the candidate. It runs in the
-  // background while the candidate builds. ---------------------------------
+  auto failRun = [&](Stage S, Outcome O, const std::string &Message) {
+    V.Run["correct"] = false;
+    V.Run["stage"] = stageName(S);
+    V.Run["outcome"] = outcomeName(O);
+    V.Run["message"] = truncated(Message, Options.MaxMessageBytes);
+    V.Run["device"] = Options.Device;
+    V.Run["trials"] = Json::array();
+    V.Run["seconds"] = {{"total", secondsSince(Start)}};
+  };
+
+  //--- Reference (trusted, never sees the candidate) and candidate start
+  // together: the candidate worker imports the candidate, building its
+  // extensions, while the reference makes the inputs and outputs; it then
+  // waits for its task on stdin. One candidate process per evaluation. ----
   uint64_t Secret;
   if (Options.Seed) {
     Secret = *Options.Seed;
@@ -149,130 +205,152 @@ Expected<Verdict> evaluate(const Candidate &C,
     RefFuture = std::async(std::launch::async,
                            [RefRun] { return runSubprocess(RefRun); });
 
-  //--- Build stage: import the candidate, compiling its extensions. -------
-  Expected<std::string> BuildNonce = randomHex(16);
-  if (!BuildNonce)
-    return BuildNonce.error();
-  SubprocessOptions BuildRun;
-  BuildRun.Argv = candidateArgv(BuildDir, true);
-  BuildRun.Environment = workerEnvironment(BuildDir, CacheDir);
-  BuildRun.WorkingDirectory = BuildDir;
-  BuildRun.Stdin = Json{{"nonce", *BuildNonce}}.dump();
-  // Compiles can take a while; importing torch and the module a little more.
+  // The candidate's limits: the build phase (import, compiles) until it
+  // reports "load ready", the run phase (ModelNew, trials) from the later
+  // of that and its task being sent.
+  const std::string &WorkDir = CandDir;
   double BuildLimit = Options.BuildTimeoutSeconds + 60;
-  BuildRun.TimeoutSeconds = BuildLimit;
-  BuildRun.MaxCaptureBytes = 64 * 1024;
-  Expected<SubprocessResult> BuildProc = runSubprocess(BuildRun);
-  if (!BuildProc)
-    return BuildProc.error();
-  WorkerVerdict Built = classifyWorker(*BuildProc, BuildDir, *BuildNonce,
-                                       BuildLimit, Options.MaxMessageBytes);
+  auto Phases = std::make_shared<CandidatePhases>();
+  Expected<std::string> Nonce = randomHex(16);
+  if (!Nonce)
+    return Nonce.error();
+  SubprocessOptions CandRun;
+  CandRun.Argv = candidateArgv(WorkDir, Options.BuildOnly);
+  CandRun.Environment = workerEnvironment(WorkDir, CacheDir);
+  CandRun.WorkingDirectory = WorkDir;
+  CandRun.Stdin = Json{{"nonce", *Nonce}}.dump() + "\n";
+  // A hard cap over both phases and the wait for the reference (whose own
+  // limit is twice the run limit).
+  CandRun.TimeoutSeconds =
+      BuildLimit + (Options.BuildOnly ? 0 : 3 * Options.RunTimeoutSeconds);
+  CandRun.MaxCaptureBytes = 64 * 1024;
+  if (!Options.BuildOnly) {
+    CandRun.StdinLater = [Phases] { return Phases->Task.poll(); };
+    CandRun.StopWhen = [Phases, WorkDir, BuildLimit,
+                        RunLimit = Options.RunTimeoutSeconds] {
+      return Phases->expired(WorkDir, BuildLimit, RunLimit);
+    };
+  }
+  auto CandFuture = std::async(std::launch::async,
+                               [CandRun] { return runSubprocess(CandRun); });
+
+  //--- Reference results, then the candidate's task. -----------------------
+  double ReferenceSeconds = 0;
+  std::vector<std::vector<at::Tensor>> RefOutputs, Pristine;
+  Json Reference;
+  if (!Options.BuildOnly) {
+    Expected<SubprocessResult> RefProc = RefFuture.get();
+    if (!RefProc) {
+      Phases->Task.abandon();
+      CandFuture.wait();
+      return RefProc.error();
+    }
+    ReferenceSeconds = RefProc->WallSeconds;
+    Reference =
+        Json::parse(readWholeFile(RefDir + "/" + protocol::ReferenceJson),
+                    nullptr, false);
+    if (!RefProc->succeeded() || Reference.is_discarded() ||
+        !Reference.value("ok", false)) {
+      Phases->Task.abandon();
+      CandFuture.wait();
+      std::string Why =
+          !Reference.is_discarded() && Reference.contains("message")
+              ? Reference["message"].get<std::string>()
+              : "the reference worker " + RefProc->describe() + "\n" +
+                    stderrTail(RefProc->Stderr, 800);
+      V.ReferenceFailed = true;
+      V.Build = Json{{"ok", false},
+                     {"outcome", "reference-error"},
+                     {"message", "not judged: the reference failed"},
+                     {"cache_hit", false},
+                     {"seconds", 0},
+                     {"extensions", Json::array()}};
+      failRun(Stage::Run, Outcome::ReferenceError,
+              "'" + C.TaskPath + "': " + Why);
+      return V;
+    }
+    // A fresh directory the candidate could not have prepared.
+    Expected<std::string> Hex = randomHex(8);
+    if (!Hex) {
+      Phases->Task.abandon();
+      CandFuture.wait();
+      return Hex.error();
+    }
+    std::string InputsName = "inputs-" + *Hex;
+    std::string InputsDir = CandDir + "/" + InputsName;
+    Error Failed = Error::success();
+    if (::mkdir(InputsDir.c_str(), 0700) != 0)
+      Failed = Error::inFile(InputsDir, std::string("cannot create directory: ") +
+                                            std::strerror(errno));
+    for (unsigned T = 0; !Failed && T < Options.Trials; ++T) {
+      std::string RefFile = protocol::trialFile(RefDir, T, "reference");
+      Expected<std::vector<at::Tensor>> Out = readTensorFile(RefFile);
+      Expected<std::vector<at::Tensor>> In =
+          readTensorFile(protocol::trialFile(RefDir, T, "inputs"));
+      if (!Out)
+        Failed = Out.error();
+      else if (!In)
+        Failed = In.error();
+      else
+        Failed = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
+                            protocol::trialFile(InputsDir, T, "inputs"));
+      // The outputs now live only in this process.
+      ::unlink(RefFile.c_str());
+      if (!Failed) {
+        RefOutputs.push_back(*Out);
+        Pristine.push_back(*In);
+      }
+    }
+    if (Failed) {
+      Phases->Task.abandon();
+      CandFuture.wait();
+      return Failed;
+    }
+    Json Task;
+    Task["init_args"] = Reference["init_args"];
+    Task["inputs_dir"] = InputsName;
+    Task["trials"] = Json::array();
+    for (const Json &T : Reference["trials"])
+      Task["trials"].push_back(Json{{"inputs", T["inputs"]}});
+    Phases->Task.send(Task.dump());
+  }
+
+  //--- The candidate's verdict: build, then run. ----------------------------
+  Expected<SubprocessResult> CandProc = CandFuture.get();
+  if (!CandProc)
+    return CandProc.error();
+  // A timeout is reported against the phase it happened in.
+  double Limit = Phases->inRunPhase() ? Options.RunTimeoutSeconds : BuildLimit;
+  SubprocessResult Ended = *CandProc;
+  if (Ended.TimedOut)
+    Ended.WallSeconds = Phases->secondsInPhase();
+  WorkerVerdict Ran = classifyWorker(Ended, WorkDir, *Nonce, Limit,
+                                     Options.MaxMessageBytes);
   Json Extensions = Json::array();
   bool AllHits = true;
   double BuildSeconds = 0;
-  if (Built.HaveResult && Built.Result.contains("builds"))
-    Extensions = Built.Result["builds"];
+  if (Ran.HaveResult && Ran.Result.contains("builds"))
+    Extensions = Ran.Result["builds"];
   for (const Json &E : Extensions) {
     AllHits &= E.value("cache_hit", false);
     BuildSeconds += E.value("seconds", 0.0);
   }
-  bool BuildFailed = Built.StageReached == Stage::Build ||
-                     (Built.StageReached == Stage::Format &&
-                      Built.Result_ == Outcome::FormatError);
-  V.Build["ok"] = !BuildFailed || Built.Result_ == Outcome::Ok;
-  V.Build["outcome"] = BuildFailed ? outcomeName(Built.Result_) : "ok";
+  bool BuildFailed = Ran.StageReached == Stage::Build ||
+                     (Ran.StageReached == Stage::Format &&
+                      Ran.Result_ == Outcome::FormatError);
+  V.Build["ok"] = !BuildFailed || Ran.Result_ == Outcome::Ok;
+  V.Build["outcome"] = BuildFailed ? outcomeName(Ran.Result_) : "ok";
   V.Build["message"] =
-      BuildFailed ? truncated(Built.Message, Options.MaxMessageBytes) : "";
+      BuildFailed ? truncated(Ran.Message, Options.MaxMessageBytes) : "";
   V.Build["cache_hit"] = !Extensions.empty() && AllHits;
   V.Build["seconds"] = BuildSeconds;
   V.Build["extensions"] = Extensions;
   V.BuildOk = V.Build["ok"].get<bool>();
-
-  auto failRun = [&](Stage S, Outcome O, const std::string &Message) {
-    V.Run["correct"] = false;
-    V.Run["stage"] = stageName(S);
-    V.Run["outcome"] = outcomeName(O);
-    V.Run["message"] = truncated(Message, Options.MaxMessageBytes);
-    V.Run["device"] = Options.Device;
-    V.Run["trials"] = Json::array();
-    V.Run["seconds"] = {{"total", secondsSince(Start)}};
-  };
-  if (Built.Result_ != Outcome::Ok) {
-    failRun(Built.StageReached, Built.Result_, Built.Message);
-    if (Options.BuildOnly)
-      V.Run = Json();
-    return V;
-  }
   if (Options.BuildOnly) {
-    V.BuildOk = true;
+    if (Ran.Result_ == Outcome::Ok)
+      V.BuildOk = true;
     return V;
   }
-
-  //--- Reference results. ---------------------------------------------------
-  Expected<SubprocessResult> RefProc = RefFuture.get();
-  if (!RefProc)
-    return RefProc.error();
-  double ReferenceSeconds = RefProc->WallSeconds;
-  Json Reference = Json::parse(readWholeFile(RefDir + "/" + protocol::ReferenceJson),
-                               nullptr, false);
-  if (!RefProc->succeeded() || Reference.is_discarded() ||
-      !Reference.value("ok", false)) {
-    std::string Why = !Reference.is_discarded() && Reference.contains("message")
-                          ? Reference["message"].get<std::string>()
-                          : "the reference worker " + RefProc->describe() +
-                                "\n" + stderrTail(RefProc->Stderr, 800);
-    V.ReferenceFailed = true;
-    failRun(Stage::Run, Outcome::ReferenceError,
-            "'" + C.TaskPath + "': " + Why);
-    return V;
-  }
-  std::vector<std::vector<at::Tensor>> RefOutputs, Pristine;
-  for (unsigned T = 0; T < Options.Trials; ++T) {
-    std::string RefFile = protocol::trialFile(RefDir, T, "reference");
-    Expected<std::vector<at::Tensor>> Out = readTensorFile(RefFile);
-    Expected<std::vector<at::Tensor>> In =
-        readTensorFile(protocol::trialFile(RefDir, T, "inputs"));
-    if (!Out)
-      return Out.error();
-    if (!In)
-      return In.error();
-    // The outputs now live only in this process.
-    ::unlink(RefFile.c_str());
-    RefOutputs.push_back(*Out);
-    Pristine.push_back(*In);
-    if (Error E = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
-                             protocol::trialFile(CandDir, T, "inputs")))
-      return E;
-  }
-  {
-    Json Task;
-    Task["init_args"] = Reference["init_args"];
-    Task["trials"] = Json::array();
-    for (const Json &T : Reference["trials"])
-      Task["trials"].push_back(Json{{"inputs", T["inputs"]}});
-    std::ofstream Out(CandDir + "/" + protocol::TaskJson);
-    Out << Task.dump() << "\n";
-    if (!Out)
-      return Error::inFile(CandDir, "cannot write task.json");
-  }
-
-  //--- Run stage: the candidate on fresh inputs. ----------------------------
-  Expected<std::string> RunNonce = randomHex(16);
-  if (!RunNonce)
-    return RunNonce.error();
-  SubprocessOptions CandRun;
-  CandRun.Argv = candidateArgv(CandDir, false);
-  CandRun.Environment = workerEnvironment(CandDir, CacheDir);
-  CandRun.WorkingDirectory = CandDir;
-  CandRun.Stdin = Json{{"nonce", *RunNonce}}.dump();
-  CandRun.TimeoutSeconds = Options.RunTimeoutSeconds;
-  CandRun.MaxCaptureBytes = 64 * 1024;
-  Expected<SubprocessResult> CandProc = runSubprocess(CandRun);
-  if (!CandProc)
-    return CandProc.error();
-  WorkerVerdict Ran =
-      classifyWorker(*CandProc, CandDir, *RunNonce, Options.RunTimeoutSeconds,
-                     Options.MaxMessageBytes);
   if (Ran.Result_ != Outcome::Ok) {
     failRun(Ran.StageReached, Ran.Result_, Ran.Message);
     V.Run["seconds"]["reference"] = ReferenceSeconds;

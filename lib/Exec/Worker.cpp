@@ -436,12 +436,30 @@ struct CandidateReport {
   }
 };
 
+/// The task kevin-run sends after the nonce line once the reference has
+/// made the inputs (the worker builds meanwhile): init args, the input
+/// layouts, and the fresh directory the inputs were linked into.
+Expected<Json> readTaskFromStdin() {
+  std::string Text((std::istreambuf_iterator<char>(std::cin)),
+                   std::istreambuf_iterator<char>());
+  Json Task = Json::parse(Text, nullptr, false);
+  if (Task.is_discarded() || !Task.contains("trials") ||
+      !Task.contains("inputs_dir") || !Task["inputs_dir"].is_string())
+    return Error::make("no task on stdin (the reference failed, or kevin-run "
+                       "gave up on this worker)");
+  std::string Dir = Task["inputs_dir"].get<std::string>();
+  if (Dir.empty() || Dir.find('/') != std::string::npos || Dir[0] == '.')
+    return Error::make("the task names a bad inputs directory '" + Dir + "'");
+  return Task;
+}
+
 } // namespace
 
 int runCandidateWorker(const WorkerOptions &Options) {
-  std::string StdinText((std::istreambuf_iterator<char>(std::cin)),
-                        std::istreambuf_iterator<char>());
-  Json Secrets = Json::parse(StdinText, nullptr, false);
+  // The nonce line comes at once; the task follows later (see below).
+  std::string NonceLine;
+  std::getline(std::cin, NonceLine);
+  Json Secrets = Json::parse(NonceLine, nullptr, false);
   if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
     std::cerr << "kevin-worker: error: no nonce on stdin\n";
     return ExitError;
@@ -457,12 +475,6 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Report.Value["network_isolated"] = Isolated;
   Report.ProgressFd = ::open((Options.Dir + "/" + protocol::Progress).c_str(),
                              O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  Json Task = Json::parse(readWholeFile(Options.Dir + "/" + protocol::TaskJson),
-                          nullptr, false);
-  if (!Options.BuildOnly && (Task.is_discarded() || !Task.contains("trials"))) {
-    std::cerr << "kevin-worker: error: no task.json in the work directory\n";
-    return ExitError;
-  }
 
   BuilderState State;
   State.Options = Options.Build;
@@ -540,6 +552,21 @@ int runCandidateWorker(const WorkerOptions &Options) {
     if (Options.BuildOnly)
       return finish(Stage::Load);
 
+    // kevin-run starts this worker beside the reference worker; the task
+    // arrives when the reference has made the inputs. "load ready" ends the
+    // build phase's time limit, "load model" starts the run phase's.
+    progress(Report.ProgressFd, "load ready");
+    Expected<Json> TaskOrError = readTaskFromStdin();
+    if (!TaskOrError) {
+      std::cerr << "kevin-worker: error: " << TaskOrError.error().message()
+                << "\n";
+      return ExitError;
+    }
+    const Json &Task = *TaskOrError;
+    std::string InputsDir =
+        Options.Dir + "/" + Task["inputs_dir"].get<std::string>();
+    progress(Report.ProgressFd, "load model");
+
     // Construct ModelNew under the init seed, as the reference was.
     if (Options.MemoryLimitMiB) {
       struct rlimit Limit;
@@ -587,7 +614,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
     for (unsigned T = 0; T < Options.Trials; ++T) {
       progress(Report.ProgressFd, "run " + std::to_string(T));
       Expected<std::vector<at::Tensor>> Loaded =
-          readTensorFile(protocol::trialFile(Options.Dir, T, "inputs"));
+          readTensorFile(protocol::trialFile(InputsDir, T, "inputs"));
       if (!Loaded) {
         std::cerr << "kevin-worker: error: " << Loaded.error().message()
                   << "\n";

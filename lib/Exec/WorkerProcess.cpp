@@ -189,6 +189,33 @@ WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
   return V;
 }
 
+void DeferredInput::send(std::string Text) {
+  std::lock_guard<std::mutex> Lock(Guard);
+  Bytes = std::move(Text);
+  SentAt = Clock::now();
+}
+
+void DeferredInput::abandon() {
+  std::lock_guard<std::mutex> Lock(Guard);
+  Abandoned = true;
+  Bytes = std::string();
+}
+
+std::optional<std::string> DeferredInput::poll() {
+  std::lock_guard<std::mutex> Lock(Guard);
+  return Bytes;
+}
+
+bool DeferredInput::abandoned() {
+  std::lock_guard<std::mutex> Lock(Guard);
+  return Abandoned;
+}
+
+std::optional<DeferredInput::Clock::time_point> DeferredInput::sentAt() {
+  std::lock_guard<std::mutex> Lock(Guard);
+  return SentAt;
+}
+
 Error linkOrCopy(const std::string &From, const std::string &To) {
   if (::link(From.c_str(), To.c_str()) == 0)
     return Error::success();

@@ -164,14 +164,17 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
   }
 
   SubprocessResult Result;
+  std::string StdinBytes = Options.Stdin;
+  bool StdinKnown = !Options.StdinLater;
   size_t StdinWritten = 0;
   // A child that exits without reading its stdin must not kill us by SIGPIPE.
-  if (!Options.Stdin.empty())
+  if (!StdinBytes.empty() || !StdinKnown)
     ::signal(SIGPIPE, SIG_IGN);
-  if (Options.Stdin.empty())
+  if (StdinBytes.empty() && StdinKnown)
     In.closeEnd(1);
   else
     ::fcntl(In.Fds[1], F_SETFL, O_NONBLOCK);
+  bool Watched = Options.StopWhen || !StdinKnown;
 
   auto Deadline = Start + std::chrono::duration_cast<Clock::duration>(
                               std::chrono::duration<double>(
@@ -190,9 +193,18 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
         DrainDeadline = Clock::now() + std::chrono::seconds(1);
       }
     }
+    if (!StdinKnown) {
+      if (std::optional<std::string> Later = Options.StdinLater()) {
+        StdinBytes += *Later;
+        StdinKnown = true;
+      }
+    }
+    if (In.Fds[1] >= 0 && StdinKnown && StdinWritten == StdinBytes.size())
+      In.closeEnd(1);
     auto Now = Clock::now();
-    if (!Exited && Options.TimeoutSeconds > 0 && Now >= Deadline &&
-        !Result.TimedOut) {
+    if (!Exited && !Result.TimedOut &&
+        ((Options.TimeoutSeconds > 0 && Now >= Deadline) ||
+         (Options.StopWhen && Options.StopWhen()))) {
       Result.TimedOut = true;
       ::kill(-Pid, SIGKILL);
     }
@@ -204,10 +216,11 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
     for (int Fd : {Out.Fds[0], Err.Fds[0]})
       if (Fd >= 0)
         Fds[Count++] = {Fd, POLLIN, 0};
-    if (In.Fds[1] >= 0)
+    if (In.Fds[1] >= 0 && StdinWritten < StdinBytes.size())
       Fds[Count++] = {In.Fds[1], POLLOUT, 0};
-    // Wake at least every 50 ms to notice the child's exit and the deadline.
-    int Wait = 50;
+    // Wake at least every 50 ms to notice the child's exit and the deadline,
+    // every 10 ms when callbacks are waiting.
+    int Wait = Watched && !Exited ? 10 : 50;
     if (!Exited && Options.TimeoutSeconds > 0 && !Result.TimedOut) {
       auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
                       Deadline - Now)
@@ -222,12 +235,11 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
         continue;
       int Fd = Fds[I].fd;
       if (Fd == In.Fds[1]) {
-        ssize_t N = ::write(Fd, Options.Stdin.data() + StdinWritten,
-                            Options.Stdin.size() - StdinWritten);
+        ssize_t N = ::write(Fd, StdinBytes.data() + StdinWritten,
+                            StdinBytes.size() - StdinWritten);
         if (N > 0)
           StdinWritten += static_cast<size_t>(N);
         if ((N < 0 && errno != EAGAIN && errno != EINTR) ||
-            StdinWritten == Options.Stdin.size() ||
             (Fds[I].revents & (POLLERR | POLLHUP)))
           In.closeEnd(1);
         continue;

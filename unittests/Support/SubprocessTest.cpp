@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <unistd.h>
 
@@ -83,6 +84,36 @@ TEST(SubprocessTest, LargeStdinToAChildThatStopsReading) {
   ASSERT_TRUE(R);
   EXPECT_EQ(R->Stdout, "ok\n");
   EXPECT_FALSE(R->TimedOut);
+}
+
+TEST(SubprocessTest, StdinCanArriveAfterTheChildStarted) {
+  SubprocessOptions Options;
+  Options.Argv = {"/bin/sh", "-c", "echo started >&2; cat"};
+  Options.Stdin = "at once, ";
+  auto Start = std::chrono::steady_clock::now();
+  Options.StdinLater = [&]() -> std::optional<std::string> {
+    if (std::chrono::steady_clock::now() - Start < std::chrono::milliseconds(200))
+      return std::nullopt;
+    return std::string("late secrets");
+  };
+  Options.TimeoutSeconds = 10;
+  auto R = runSubprocess(Options);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Stderr, "started\n");
+  EXPECT_EQ(R->Stdout, "at once, late secrets");
+  EXPECT_GE(R->WallSeconds, 0.2);
+}
+
+TEST(SubprocessTest, StopWhenEndsTheChildEarly) {
+  SubprocessOptions Options;
+  Options.Argv = {"/bin/sh", "-c", "sleep 20"};
+  Options.TimeoutSeconds = 30;
+  int Polls = 0;
+  Options.StopWhen = [&] { return ++Polls > 5; };
+  auto R = runSubprocess(Options);
+  ASSERT_TRUE(R);
+  EXPECT_TRUE(R->TimedOut);
+  EXPECT_LT(R->WallSeconds, 5);
 }
 
 TEST(SubprocessTest, MissingProgramIsAnError) {

@@ -17,6 +17,7 @@
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -92,7 +93,10 @@ public:
 
 private:
   struct ReferenceRun;
-  Expected<ReferenceRun *> reference(const std::string &TaskPath);
+  /// The task's reference run, made on first use; its timing waits until
+  /// MayTime() says so (polled every few milliseconds).
+  Expected<ReferenceRun *> reference(const std::string &TaskPath,
+                                     std::function<bool()> MayTime);
   BenchOptions Options;
   uint64_t Secret = 0;
   unsigned CandidatesTimed = 0;

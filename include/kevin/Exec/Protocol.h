@@ -7,8 +7,10 @@
 //                                    output metadata, timings
 //                   trial<N>.inputs  the inputs of trial N (pristine)
 //                   trial<N>.reference  the reference outputs of trial N
-//   candidate dir   task.json        init args and input layout only
-//                   trial<N>.inputs  hard links of the reference's inputs
+//   candidate dir   inputs-<hex>/trial<N>.inputs  hard links of the
+//                                    reference's inputs, in a directory made
+//                                    after the candidate's import (which
+//                                    runs beside the reference)
 //                   progress         one line per stage reached
 //                   result.json      the worker's report, attested by the
 //                                    nonce kevin-run sent on stdin
@@ -30,6 +32,11 @@
 //
 // Tensor files are pickled lists of CPU tensors (see Compare.h); secrets
 // (trial seeds, the nonce) travel on stdin, never in argv or the environment.
+// Workers start before all of their input exists: a candidate worker gets
+// its nonce line at once and the task (init args, input layouts, the inputs
+// directory) after it, when the reference is done; a bench-candidate worker
+// gets its plan once the reference is timed, and a bench-reference worker's
+// stdin closes when its timing may start.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_EXEC_PROTOCOL_H

@@ -16,6 +16,9 @@
 #include "kevin/Support/Record.h"
 #include "kevin/Support/Subprocess.h"
 
+#include <chrono>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,28 @@ public:
 private:
   explicit TempDir(std::string P) : Path(std::move(P)) {}
   std::string Path;
+};
+
+/// The part of a worker's stdin that is made after the worker started (it
+/// imports torch meanwhile), shared between the thread that makes it and
+/// the subprocess loop (SubprocessOptions::StdinLater and StopWhen).
+/// Abandoning closes the worker's stdin and asks the loop to stop it.
+class DeferredInput {
+public:
+  using Clock = std::chrono::steady_clock;
+  void send(std::string Bytes);
+  void abandon();
+  /// For StdinLater: the bytes once sent (empty once abandoned).
+  std::optional<std::string> poll();
+  bool abandoned();
+  /// When send was called; std::nullopt before.
+  std::optional<Clock::time_point> sentAt();
+
+private:
+  std::mutex Guard;
+  std::optional<std::string> Bytes;
+  std::optional<Clock::time_point> SentAt;
+  bool Abandoned = false;
 };
 
 /// Text cut to Limit bytes, marked when cut.

@@ -14,6 +14,7 @@
 #include "kevin/Support/Error.h"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,15 @@ struct SubprocessOptions {
   std::string WorkingDirectory;
   /// Bytes written to the child's stdin, which is then closed.
   std::string Stdin;
+  /// For a child started ahead of part of its input (a worker that imports
+  /// torch while its task is still being made): polled about every 10 ms
+  /// until it returns the bytes to write after Stdin; stdin closes after
+  /// them.
+  std::function<std::optional<std::string>()> StdinLater;
+  /// Polled about every 10 ms while the child runs; true kills its process
+  /// group and the result reads as timed out (limits with several phases,
+  /// or a caller that no longer needs the child).
+  std::function<bool()> StopWhen;
   /// Wall-clock limit in seconds; 0 means none.
   double TimeoutSeconds = 0;
   /// At most this many bytes of each stream are kept; the rest is read and
