@@ -8,7 +8,11 @@
      the candidate's extension loaded from kevin's build cache; prints
      kevin median / do_bench median - 1 (goal within 3%);
   3. escapes: the side-stream and host-thread candidates of the adversarial
-     corpus must come back rejected with their flag.
+     corpus must come back rejected with their flag;
+  4. with --probes N: N fresh processes per kernel time the reference and
+     the candidate with do_bench and name the reference's GPU kernels (the
+     profiler), which tells a per-process effect (algorithm choice, memory
+     placement) from kevin-bench's own spread.
 
 usage: bench-timing.py --bin BUILD/bin [--repeats 5] [--out DIR]
 The candidates must already be built into $KEVIN_CACHE_DIR (kevin-run
@@ -83,6 +87,55 @@ def do_bench_medians(task, candidate):
     return r, n
 
 
+def reference_kernels(task):
+    """The GPU kernels of one reference forward, by the profiler."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    t = import_path("probe_" + re.sub(r"\W", "_", task), os.path.join(SHARE, "tasks", task + ".py"))
+    torch.manual_seed(42)
+    ref = t.Model(*t.get_init_inputs()).cuda()
+    inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in t.get_inputs()]
+    with torch.no_grad():
+        ref(*inputs)
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            ref(*inputs)
+            torch.cuda.synchronize()
+    return sorted({e.key[:60] for e in prof.key_averages() if e.device_time_total > 0})
+
+
+def probe(task):
+    """One fresh process's view of a kernel (run as a child)."""
+    candidate = os.path.join(SHARE, "solutions", "cuda", task + ".py")
+    ref_ms, cand_ms = do_bench_medians(task, candidate)
+    print(json.dumps({"task": task, "reference_ms": ref_ms, "candidate_ms": cand_ms,
+                      "reference_kernels": reference_kernels(task)}))
+    return 0
+
+
+def run_probes(task, count, log):
+    """count fresh processes of probe(task); prints their spread."""
+    found = []
+    for i in range(count):
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--bin", "-",
+                              "--probe", task], capture_output=True, text=True, timeout=300)
+        lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
+        if not lines:
+            print("  probe %s %d failed: %s" % (task, i, out.stderr[-500:]))
+            continue
+        row = json.loads(lines[-1])
+        log.write(json.dumps(dict(row, probe=i)) + "\n")
+        found.append(row)
+        print("  probe %s %d: reference %.4f ms, candidate %.4f ms, kernels %s" % (
+            task, i, row["reference_ms"], row["candidate_ms"], row["reference_kernels"]), flush=True)
+    if found:
+        refs = [r["reference_ms"] for r in found]
+        cands = [r["candidate_ms"] for r in found]
+        print("  probes %s: do_bench across processes: reference spread %.2f%%, candidate spread %.2f%%, "
+              "%d kernel set(s)" % (task, 100 * (max(refs) / min(refs) - 1), 100 * (max(cands) / min(cands) - 1),
+                                   len({tuple(r["reference_kernels"]) for r in found})))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True)
@@ -93,8 +146,13 @@ def main():
                         help="task ids, comma-separated (default: %(default)s)")
     parser.add_argument("--no-escapes", action="store_true",
                         help="skip the escape candidates")
+    parser.add_argument("--probes", type=int, default=0,
+                        help="fresh do_bench processes per kernel (see 4. above)")
+    parser.add_argument("--probe", help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ["KEVIN_TASK_PROFILE"] = "gpu"
+    if args.probe:
+        return probe(args.probe)
     log = open(os.path.join(args.out, "bench-timing.jsonl"), "w")
     rows = []
     print("%-40s %9s %9s %9s %8s %10s %10s %8s %8s" % (
@@ -123,6 +181,8 @@ def main():
         except Exception as err:  # report, keep going
             print("  do_bench failed for %s: %s" % (task, err))
             cand_db = ref_db = cand_agree = ref_agree = float("nan")
+        if args.probes:
+            run_probes(task, args.probes, log)
         med = sorted(speedups)[len(speedups) // 2]
         print("%-40s %9.3f %9.3f %9.3f %7.2f%% %10.4f %10.4f %+7.2f%% %+7.2f%%" % (
             task, med, min(speedups), max(speedups), 100 * spread, cand_kevin, cand_db,

@@ -18,7 +18,11 @@
 #   lit         the lit tests that need a GPU (`gpu/` directories);
 #   timing      utils/bench-timing.py (kevin-bench repeatability, agreement
 #               with triton's do_bench, escape candidates);
-#   buildbench  utils/bench-build.sh for a CPU and a CUDA extension.
+#   buildbench  utils/bench-build.sh for a CPU and a CUDA extension;
+#   throughput  utils/bench-eval-throughput.sh (kevin eval against the
+#               KernelBench protocol; THROUGHPUT_PHASES picks its phases).
+# PRECOMPILE=timing compiles only what the timing step needs; TIMING_ARGS
+# go to bench-timing.py (e.g. --probes 3).
 # Full logs go to $OUT (default ./gpu-out); a short table is printed last and
 # saved as $OUT/summary.txt. Each step has a time limit so the whole script
 # stays within one 10-minute call; a step that runs out is reported as such.
@@ -74,7 +78,12 @@ CASES=$(ls "$ROOT"/test/kevin-run/gpu/*.py | sort)
 if want precompile; then
 step "precompile"
 BUILD_START=$(date +%s)
-SOURCES="$CASES $(ls "$ROOT"/share/kevin/solutions/cuda/*/*.py) $ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread.py"
+# The cases when they run, the bundled CUDA solutions (only those the timing
+# step uses with PRECOMPILE=timing) and the escape candidates.
+SOLUTIONS=$(ls "$ROOT"/share/kevin/solutions/cuda/*/*.py)
+[ "${PRECOMPILE:-all}" = timing ] && SOLUTIONS=$(echo "$SOLUTIONS" | grep -E '19_ReLU|23_Softmax|12_Gemm')
+want cases || CASES=""
+SOURCES="$CASES $SOLUTIONS $ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread.py"
 # shellcheck disable=SC2086
 timeout 400 "$KEVIN_RUN" --build-only --device cuda -j "$JOBS" --build-jobs 1 $SOURCES \
   > "$OUT/build-only.jsonl" 2> "$OUT/build-only.err"
@@ -137,10 +146,22 @@ fi
 #--- timing benchmark -----------------------------------------------------------
 if want timing; then
 step "timing"
-timeout 480 "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$BUILD/bin" --out "$OUT" \
+# shellcheck disable=SC2086
+timeout "${TIMING_LIMIT:-480}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$BUILD/bin" --out "$OUT" ${TIMING_ARGS:-} \
   > "$OUT/bench-timing.log" 2>&1 || echo "(bench-timing did not finish)" >> "$OUT/bench-timing.log"
 note "-- kevin-bench timing (utils/bench-timing.py):"
 tee -a "$SUMMARY" < "$OUT/bench-timing.log"
+fi
+
+#--- evaluation throughput ------------------------------------------------------
+# THROUGHPUT_PHASES (default baseline,cold,warm) of utils/bench-eval-throughput.sh.
+if want throughput; then
+step "throughput"
+OUT=$OUT/throughput BIN=$BUILD/bin timeout "${THROUGHPUT_LIMIT:-540}" \
+  "$ROOT/utils/bench-eval-throughput.sh" "${THROUGHPUT_PHASES:-baseline,cold,warm}" \
+  > "$OUT/throughput.log" 2>&1 || echo "(throughput did not finish)" >> "$OUT/throughput.log"
+note "-- evaluation throughput (utils/bench-eval-throughput.sh):"
+tail -12 "$OUT/throughput.log" | tee -a "$SUMMARY"
 fi
 
 #--- build benchmark ----------------------------------------------------------
