@@ -437,8 +437,12 @@ CallTarget Analysis::resolve(const PyNode &Call, const PyNode &Fn) {
            isNode(Func["value"]["value"], "Name") &&
            Func["value"]["value"]["id"] == "self")
     SelfAttr = &Func["value"];
-  if (!SelfAttr || !FI.Class || FI.Locals.count("self") == 0)
+  if (!SelfAttr || !FI.Class || FI.Locals.count("self") == 0) {
+    // blk.forward(x), self.blocks[i].forward(x): a module it cannot follow.
+    if (Func["attr"] == "forward")
+      T.K = CallTarget::Unknown;
     return T;
+  }
   std::string Attr = (*SelfAttr)["attr"].get<std::string>();
   const ClassInfo &CI = classInfo(*FI.Class);
   if (SelfAttr == &Func)
