@@ -60,8 +60,7 @@ static std::optional<bool> makesTensor(const PythonModule &M, const PyNode &E,
   }
   bool TorchCall = false;
   walkNodes(E, [&](const PyNode &N) {
-    if (isNode(N, "Call") &&
-        M.qualifiedName(N["func"]).rfind("torch.", 0) == 0)
+    if (isNode(N, "Call") && M.qualifiedName(N["func"]).rfind("torch.", 0) == 0)
       TorchCall = true;
     return !TorchCall;
   });
@@ -72,7 +71,8 @@ static std::optional<bool> makesTensor(const PythonModule &M, const PyNode &E,
 
 /// What the reference says about each argument of Model.forward: its
 /// annotation, its default, or what get_inputs passes at its position.
-static std::vector<std::optional<bool>> forwardTensorArgs(const PythonModule &M) {
+static std::vector<std::optional<bool>>
+forwardTensorArgs(const PythonModule &M) {
   std::vector<std::optional<bool>> Result;
   const PyNode *Model = M.findTopLevel("Model", "ClassDef");
   if (!Model)
@@ -111,8 +111,7 @@ static std::vector<std::optional<bool>> forwardTensorArgs(const PythonModule &M)
       Verdict = false;
     else if (I + Defaults >= Params.size())
       Verdict = false;
-    else if (Inputs && I < Inputs->size() &&
-             !isNode((*Inputs)[I], "Starred"))
+    else if (Inputs && I < Inputs->size() && !isNode((*Inputs)[I], "Starred"))
       Verdict = makesTensor(M, (*Inputs)[I], Get, 0);
     Result.push_back(Verdict);
   }

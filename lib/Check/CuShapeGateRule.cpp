@@ -197,7 +197,8 @@ public:
   bool TraverseFunctionDecl(clang::FunctionDecl *F) {
     // Device code: size tests there are bounds checks, not gates.
     if (F->hasAttr<clang::CUDAGlobalAttr>() ||
-        (F->hasAttr<clang::CUDADeviceAttr>() && !F->hasAttr<clang::CUDAHostAttr>()))
+        (F->hasAttr<clang::CUDADeviceAttr>() &&
+         !F->hasAttr<clang::CUDAHostAttr>()))
       return true;
     return clang::RecursiveASTVisitor<Visitor>::TraverseFunctionDecl(F);
   }
@@ -223,11 +224,11 @@ private:
       return;
     Gate G;
     G.Where = Ctx.locate(If->getIfLoc());
-    G.Condition = clang::Lexer::getSourceText(
-                      clang::CharSourceRange::getTokenRange(
-                          Found.front().Op->getSourceRange()),
-                      Ctx.sourceManager(), Ctx.AST.getLangOpts())
-                      .str();
+    G.Condition =
+        clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(
+                                        Found.front().Op->getSourceRange()),
+                                    Ctx.sourceManager(), Ctx.AST.getLangOpts())
+            .str();
     for (const Comparison &C : Found)
       G.Equality |= C.Equality;
     // A branch that only fails (TORCH_CHECK(false, ...), a throw) runs no

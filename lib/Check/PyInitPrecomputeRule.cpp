@@ -23,19 +23,20 @@ const char *const Id = "kevin-py-init-precompute";
 /// Methods that only change a tensor's layout, dtype or device.
 bool isLayoutMethod(const std::string &Name) {
   static const std::set<std::string> Names = {
-      "view",      "view_as",   "reshape", "reshape_as", "t",       "T",
-      "mT",        "transpose", "permute", "contiguous", "clone",   "detach",
-      "unsqueeze", "squeeze",   "flatten", "unflatten",  "expand",  "expand_as",
-      "narrow",    "select",    "flip",    "repeat",     "movedim", "to",
-      "float",     "double",    "data",    "requires_grad_"};
+      "view",      "view_as", "reshape",       "reshape_as", "t",
+      "T",         "mT",      "transpose",     "permute",    "contiguous",
+      "clone",     "detach",  "unsqueeze",     "squeeze",    "flatten",
+      "unflatten", "expand",  "expand_as",     "narrow",     "select",
+      "flip",      "repeat",  "movedim",       "to",         "float",
+      "double",    "data",    "requires_grad_"};
   return Names.count(Name) != 0;
 }
 
 /// torch calls of a constructor: parameters, layers, init and factories.
 bool isSetupCall(const PyRuleContext &Ctx, const std::string &Q) {
   static const std::set<std::string> Factories = {
-      "torch.ones",  "torch.ones_like",  "torch.full",  "torch.full_like",
-      "torch.randn", "torch.randn_like", "torch.rand",  "torch.rand_like",
+      "torch.ones",    "torch.ones_like",    "torch.full",   "torch.full_like",
+      "torch.randn",   "torch.randn_like",   "torch.rand",   "torch.rand_like",
       "torch.randint", "torch.randint_like", "torch.tensor", "torch.arange",
       "torch.eye"};
   if (Q.rfind("torch.nn.init.", 0) == 0 || Q == "torch.nn.Parameter" ||
@@ -92,8 +93,9 @@ public:
   std::string source(const PyNode &E) const {
     const std::string &T = nodeType(E);
     if (T == "Name")
-      return Locals.count(E["id"].get<std::string>()) ? E["id"].get<std::string>()
-                                                       : "";
+      return Locals.count(E["id"].get<std::string>())
+                 ? E["id"].get<std::string>()
+                 : "";
     if (T == "Attribute") {
       std::string Attr = E["attr"].get<std::string>();
       const PyNode &Base = E["value"];

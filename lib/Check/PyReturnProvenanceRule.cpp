@@ -34,12 +34,13 @@ const char *const Id = "kevin-py-return-provenance";
 /// layout copies and dtype/device conversions.
 bool keepsProvenance(const std::string &Name) {
   static const std::set<std::string> Names = {
-      "view",     "view_as",  "reshape", "reshape_as", "unsqueeze", "squeeze",
-      "permute",  "transpose", "t",      "T",          "mT",        "contiguous",
-      "flatten",  "unflatten", "expand", "expand_as",  "narrow",    "select",
-      "split",    "chunk",    "unbind",  "movedim",    "swapaxes",  "detach",
-      "clone",    "to",       "float",   "double",     "half",      "bfloat16",
-      "type_as",  "cpu",      "cuda",    "squeeze_",   "unsqueeze_"};
+      "view",      "view_as",    "reshape",   "reshape_as", "unsqueeze",
+      "squeeze",   "permute",    "transpose", "t",          "T",
+      "mT",        "contiguous", "flatten",   "unflatten",  "expand",
+      "expand_as", "narrow",     "select",    "split",      "chunk",
+      "unbind",    "movedim",    "swapaxes",  "detach",     "clone",
+      "to",        "float",      "double",    "half",       "bfloat16",
+      "type_as",   "cpu",        "cuda",      "squeeze_",   "unsqueeze_"};
   return Names.count(Name) != 0;
 }
 
@@ -192,7 +193,7 @@ struct ClassInfo {
   std::set<std::string> ExtensionModules;   ///< self.ext = <load_inline module>
   std::set<std::string> ExtensionFunctions; ///< self.fn = ext.fn
   std::map<std::string, const PyNode *> Instances; ///< self.block = Block(...)
-  std::set<std::string> Layers;             ///< self.conv = nn.Conv2d(...)
+  std::set<std::string> Layers; ///< self.conv = nn.Conv2d(...)
 };
 
 /// A function being evaluated, with the arguments of the call that runs
