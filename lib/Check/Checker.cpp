@@ -15,6 +15,109 @@
 
 namespace kevin {
 
+/// Whether the reference's expression E (in get_inputs, or at module scope
+/// when Fn is null) makes a tensor: a torch call somewhere in it says yes, a
+/// number, None or an int()/float()/bool() conversion says no; a name is
+/// followed to its assignments. Unset when it cannot tell.
+static std::optional<bool> makesTensor(const PythonModule &M, const PyNode &E,
+                                       const PyNode *Fn, unsigned Depth) {
+  if (Depth > 8)
+    return std::nullopt;
+  if (isNode(E, "Constant"))
+    return false;
+  if (isNode(E, "Call") && isNode(E["func"], "Name")) {
+    const std::string &Id = E["func"]["id"].get_ref<const std::string &>();
+    if (Id == "int" || Id == "float" || Id == "bool")
+      return false;
+  }
+  if (isNode(E, "Name")) {
+    const std::string &Id = E["id"].get_ref<const std::string &>();
+    std::vector<const PyNode *> Values;
+    if (Fn)
+      walkNodes((*Fn)["body"], [&](const PyNode &S) {
+        if (isNode(S, "Assign"))
+          for (const std::string &B : PythonModule::boundNames(S))
+            if (B == Id)
+              Values.push_back(&S["value"]);
+        return true;
+      });
+    if (Values.empty()) {
+      auto It = M.moduleBindings().find(Id);
+      if (It != M.moduleBindings().end())
+        for (const PyNode *S : It->second)
+          if (isNode(*S, "Assign") && isNode((*S)["value"], "Constant"))
+            Values.push_back(&(*S)["value"]);
+      Fn = nullptr;
+    }
+    std::optional<bool> Result;
+    for (const PyNode *V : Values) {
+      std::optional<bool> One = makesTensor(M, *V, Fn, Depth + 1);
+      if (!One || (Result && *Result != *One))
+        return std::nullopt;
+      Result = One;
+    }
+    return Result;
+  }
+  bool TorchCall = false;
+  walkNodes(E, [&](const PyNode &N) {
+    if (isNode(N, "Call") && M.qualifiedName(N["func"]).rfind("torch.", 0) == 0)
+      TorchCall = true;
+    return !TorchCall;
+  });
+  if (TorchCall)
+    return true;
+  return std::nullopt;
+}
+
+/// What the reference says about each argument of Model.forward: its
+/// annotation, its default, or what get_inputs passes at its position.
+static std::vector<std::optional<bool>>
+forwardTensorArgs(const PythonModule &M) {
+  std::vector<std::optional<bool>> Result;
+  const PyNode *Model = M.findTopLevel("Model", "ClassDef");
+  if (!Model)
+    return Result;
+  const PyNode *Forward = nullptr;
+  for (const PyNode &S : (*Model)["body"])
+    if (isNode(S, "FunctionDef") && S["name"] == "forward")
+      Forward = &S;
+  if (!Forward)
+    return Result;
+  std::vector<const PyNode *> Params;
+  for (const char *Key : {"posonlyargs", "args"})
+    for (const PyNode &A : (*Forward)["args"][Key])
+      Params.push_back(&A);
+  if (Params.empty())
+    return Result;
+  Params.erase(Params.begin()); // self
+  size_t Defaults = (*Forward)["args"]["defaults"].size();
+  const PyNode *Get = M.findTopLevel("get_inputs", "FunctionDef");
+  const PyNode *Inputs = nullptr;
+  if (Get)
+    walkNodes((*Get)["body"], [&](const PyNode &S) {
+      if (isNode(S, "Return") &&
+          (isNode(S["value"], "List") || isNode(S["value"], "Tuple")))
+        Inputs = &S["value"]["elts"];
+      return true;
+    });
+  for (size_t I = 0; I < Params.size(); ++I) {
+    const PyNode &Annotation = (*Params[I])["annotation"];
+    std::optional<bool> Verdict;
+    if (M.qualifiedName(Annotation) == "torch.Tensor")
+      Verdict = true;
+    else if (isNode(Annotation, "Name") &&
+             (Annotation["id"] == "int" || Annotation["id"] == "float" ||
+              Annotation["id"] == "bool" || Annotation["id"] == "str"))
+      Verdict = false;
+    else if (I + Defaults >= Params.size())
+      Verdict = false;
+    else if (Inputs && I < Inputs->size() && !isNode((*Inputs)[I], "Starred"))
+      Verdict = makesTensor(M, (*Inputs)[I], Get, 0);
+    Result.push_back(Verdict);
+  }
+  return Result;
+}
+
 Expected<TaskInfo> loadTaskInfo(const std::string &Path) {
   Expected<std::string> Text = readCandidateFile(Path);
   if (!Text)
@@ -32,6 +135,13 @@ Expected<TaskInfo> loadTaskInfo(const std::string &Path) {
       if (!isNode(S, "Import") && !isNode(S, "ImportFrom"))
         for (const std::string &Name : PythonModule::boundNames(S))
           Info.ReferenceNames.insert(Name);
+      if (isNode(S, "Assign") || isNode(S, "AnnAssign"))
+        walkNodes(S["value"], [&](const PyNode &N) {
+          if (isNode(N, "Constant") && N.value("vtype", "") == "int" &&
+              N["value"].is_number_integer())
+            Info.IntConstants.insert(N["value"].get<long long>());
+          return true;
+        });
       if (isNode(S, "FunctionDef") || isNode(S, "AsyncFunctionDef") ||
           isNode(S, "ClassDef"))
         continue;
@@ -44,6 +154,7 @@ Expected<TaskInfo> loadTaskInfo(const std::string &Path) {
     }
   };
   Collect(M->body());
+  Info.ForwardTensorArgs = forwardTensorArgs(*M);
   static const std::set<std::string> OtherFloat = {
       "float16", "half",   "bfloat16", "float64",  "double",
       "complex64", "complex128", "cfloat", "cdouble", "bf16"};

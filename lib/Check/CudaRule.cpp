@@ -52,8 +52,12 @@ public:
   }
 
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *E) {
-    if (!Current.empty() && Ctx.isUserCode(E->getBeginLoc()))
+    if (!Current.empty() && Ctx.isUserCode(E->getBeginLoc())) {
       Facts.Launchers.insert(Current);
+      std::string Kernel = launchedKernel(E);
+      if (!Kernel.empty())
+        Facts.Launches[Current].insert(Kernel);
+    }
     return true;
   }
   bool VisitCallExpr(clang::CallExpr *E) {
@@ -115,6 +119,17 @@ private:
 
 } // namespace
 
+std::string launchedKernel(const clang::CUDAKernelCallExpr *E) {
+  if (const clang::FunctionDecl *F = E->getDirectCallee())
+    return F->getNameAsString();
+  const clang::Expr *Callee = E->getCallee()->IgnoreImplicit();
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
+    return Ref->getDecl()->getNameAsString();
+  if (const auto *Lookup = llvm::dyn_cast<clang::OverloadExpr>(Callee))
+    return Lookup->getName().getAsString();
+  return "";
+}
+
 bool ExtensionFacts::reaches(const std::string &From,
                              const std::set<std::string> &Targets) const {
   std::set<std::string> Seen = {From};
@@ -151,6 +166,7 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules() {
   Rules.push_back(createForeignSymbolRule());
   Rules.push_back(createInputMutationRule());
   Rules.push_back(createCuPrecisionDowncastRule());
+  Rules.push_back(createShapeGateRule());
   return Rules;
 }
 

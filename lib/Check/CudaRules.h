@@ -22,6 +22,7 @@ std::unique_ptr<CudaRule> createTryCatchRule();
 std::unique_ptr<CudaRule> createForeignSymbolRule();
 std::unique_ptr<CudaRule> createInputMutationRule();
 std::unique_ptr<CudaRule> createCuPrecisionDowncastRule();
+std::unique_ptr<CudaRule> createShapeGateRule();
 
 } // namespace kevin
 

@@ -50,6 +50,12 @@ const std::vector<RuleInfo> &ruleCatalog() {
        "pass cpp_sources/cuda_sources as string literals or names bound once "
        "to them",
        false},
+      {"kevin-py-return-provenance", "KEVIN-PY-011",
+       "forward returns extension output and passes every tensor input to "
+       "the extension",
+       "return what your extension computed (or a view of it) and pass every "
+       "input tensor to the extension",
+       false},
       {"kevin-py-cross-call-state", "KEVIN-PY-012",
        "no state carried across forward calls", "", false},
       {"kevin-py-top-level", "KEVIN-PY-014",
@@ -57,7 +63,8 @@ const std::vector<RuleInfo> &ruleCatalog() {
        "defines functions and classes",
        "move the statement into ModelNew.__init__ or forward", false},
       {"kevin-py-init-precompute", "KEVIN-PY-015",
-       "no extension calls in ModelNew.__init__",
+       "no extension calls in ModelNew.__init__ (torch compute on parameters "
+       "there: a warning)",
        "call extension functions only from forward", false},
       {"kevin-py-precision-downcast", "KEVIN-PY-016",
        "half/bfloat16 conversions in a float32 task (a warning)",
@@ -97,6 +104,12 @@ const std::vector<RuleInfo> &ruleCatalog() {
       {"kevin-cu-precision-downcast", "KEVIN-CU-009",
        "half/bfloat16/tf32 math in a float32 task (a warning)",
        "compute in float32, or accept that the tolerance check decides", true},
+      {"kevin-cu-shape-gate", "KEVIN-CU-010",
+       "size tests against literals that gate the submission's kernels (a "
+       "warning)",
+       "launch your kernels for every input shape; no fallback for shapes "
+       "other than the benchmark's",
+       true},
       {"kevin-cu-input-mutation", "KEVIN-CU-013",
        "no in-place mutation of input tensors",
        "write results to a new tensor (torch::empty_like) and leave the "

@@ -234,6 +234,7 @@ std::vector<std::unique_ptr<PythonRule>> createPythonRules() {
   Rules.push_back(createMagicMethodRule());
   Rules.push_back(createForwardComputeRule());
   Rules.push_back(createLoadInlineRule());
+  Rules.push_back(createReturnProvenanceRule());
   Rules.push_back(createCrossCallStateRule());
   Rules.push_back(createTopLevelRule());
   Rules.push_back(createInitPrecomputeRule());

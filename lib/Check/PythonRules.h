@@ -22,6 +22,7 @@ std::unique_ptr<PythonRule> createMonkeyPatchRule();
 std::unique_ptr<PythonRule> createMagicMethodRule();
 std::unique_ptr<PythonRule> createForwardComputeRule();
 std::unique_ptr<PythonRule> createLoadInlineRule();
+std::unique_ptr<PythonRule> createReturnProvenanceRule();
 std::unique_ptr<PythonRule> createCrossCallStateRule();
 std::unique_ptr<PythonRule> createTopLevelRule();
 std::unique_ptr<PythonRule> createInitPrecomputeRule();

@@ -13,6 +13,7 @@
 #include "kevin/Check/Policy.h"
 #include "kevin/Task/Candidate.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,6 +30,13 @@ struct TaskInfo {
   /// float16/bfloat16/float64 dtype, no .half()/.double()): lower-precision
   /// math in a candidate is then a downcast worth a warning.
   bool Fp32 = false;
+  /// The integer constants the reference binds at module scope, in every
+  /// size profile (batch_size, dim, in_features, ...): its shapes.
+  std::set<long long> IntConstants;
+  /// For each argument of Model.forward after self: true when the
+  /// reference passes a tensor, false when it passes something else (an
+  /// int, a float, None), unset when the reference does not tell.
+  std::vector<std::optional<bool>> ForwardTensorArgs;
 };
 
 /// Reads a reference file and collects its top-level names.

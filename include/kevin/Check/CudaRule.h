@@ -19,6 +19,7 @@
 #include "kevin/Task/LoadInline.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <map>
@@ -91,6 +92,8 @@ struct ExtensionFacts {
   /// directly, and the candidate functions each one calls.
   std::set<std::string> Launchers;
   std::map<std::string, std::set<std::string>> Calls;
+  /// For each function in Launchers, the kernels it launches directly.
+  std::map<std::string, std::set<std::string>> Launches;
   std::set<std::string> Defined;
 
   /// Whether From, or a candidate function it calls directly or through
@@ -113,6 +116,10 @@ public:
 /// Every CUDA rule, in catalog order (fresh instances: rules may keep state
 /// across the TUs of one extension).
 std::vector<std::unique_ptr<CudaRule>> createCudaRules();
+
+/// The name of the kernel a launch calls (also in a template, before
+/// instantiation), or "" when the callee is not a named function.
+std::string launchedKernel(const clang::CUDAKernelCallExpr *E);
 
 /// Collects ExtensionFacts from one TU.
 void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);

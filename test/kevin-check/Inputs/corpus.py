@@ -26,7 +26,7 @@ EXPECTED = {
     "H03_main_module": ["kevin-py-import"],
     "H04_cpp_try_catch": ["kevin-cu-try-catch"],
     "H04_try_except_fallback": ["kevin-py-try-except"],
-    "H05_ghost_branch": ["kevin-py-forward-compute"],
+    "H05_ghost_branch": ["kevin-py-forward-compute", "kevin-py-return-provenance"],
     "H06_partial_fusion": ["kevin-py-forward-compute"],
     "H07_blas_sgemm": ["kevin-cu-library"],
     "H07_cublas_cuda": ["kevin-cu-library"],
