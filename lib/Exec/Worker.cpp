@@ -703,20 +703,18 @@ int runCandidateWorker(const WorkerOptions &Options) {
         Copies.push_back(O.detach().to(at::kCPU, false, true));
       }
       Outputs["tensors"] = Metas;
+      // The inputs after the call against the file they were loaded from.
       std::vector<at::Tensor> After;
       for (const at::Tensor &In : Given)
         After.push_back(In.to(at::kCPU, false, true));
+      bool InputsChanged = !sameBits(After, *Loaded);
       if (Error E = writeTensorFile(
               protocol::trialFile(Options.Dir, T, "outputs"), Copies)) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
       }
-      if (Error E = writeTensorFile(
-              protocol::trialFile(Options.Dir, T, "after"), After)) {
-        std::cerr << "kevin-worker: error: " << E.message() << "\n";
-        return ExitError;
-      }
       Json Trial;
+      Trial["inputs_changed"] = InputsChanged;
       Trial["outputs"] = Outputs;
       Trial["seconds"] = Seconds;
       Trial["reused_input_buffers"] = Reuse;

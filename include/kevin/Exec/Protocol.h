@@ -14,8 +14,9 @@
 //                   progress         one line per stage reached
 //                   result.json      the worker's report, attested by the
 //                                    nonce kevin-run sent on stdin
-//                   trial<N>.outputs the candidate's outputs (CPU copies)
-//                   trial<N>.after   the inputs as they were after the call
+//                   trial<N>.outputs the candidate's outputs (CPU copies;
+//                                    whether the call changed its inputs is
+//                                    a field of the trial in result.json)
 //
 // kevin-bench's workers (bench-reference, bench-candidate) use the same
 // layout with input *sets* instead of trials:
