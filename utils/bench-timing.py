@@ -33,7 +33,7 @@ SHARE = os.path.join(ROOT, "share", "kevin")
 KERNELS = ["level1/19_ReLU", "level1/23_Softmax", "level2/12_Gemm_Multiply_LeakyReLU"]
 ESCAPES = [("level1/21_Sigmoid", "adversarial/H26_torch_stream_cuda.py", "stream-escape"),
            ("level1/19_ReLU", "adversarial/H26_pool_stream_cuda.py", "stream-escape"),
-           ("level1/22_Tanh", "adversarial/H27_std_thread.py", "thread-spawned")]
+           ("level1/22_Tanh", "adversarial/H27_std_thread_cuda.py", "thread-spawned")]
 
 
 def kevin_bench(binary, task, candidate, extra=()):

@@ -83,7 +83,7 @@ BUILD_START=$(date +%s)
 SOLUTIONS=$(ls "$ROOT"/share/kevin/solutions/cuda/*/*.py)
 [ "${PRECOMPILE:-all}" = timing ] && SOLUTIONS=$(echo "$SOLUTIONS" | grep -E '19_ReLU|23_Softmax|12_Gemm')
 want cases || CASES=""
-SOURCES="$CASES $SOLUTIONS $ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread.py"
+SOURCES="$CASES $SOLUTIONS $ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread_cuda.py"
 # shellcheck disable=SC2086
 timeout 400 "$KEVIN_RUN" --build-only --device cuda -j "$JOBS" --build-jobs 1 $SOURCES \
   > "$OUT/build-only.jsonl" 2> "$OUT/build-only.err"
