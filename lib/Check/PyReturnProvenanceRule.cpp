@@ -234,7 +234,6 @@ private:
   bool isExtensionModule(const PyNode &E, const PyNode &Fn, unsigned Depth);
   bool isExtensionFunction(const PyNode &E, const PyNode &Fn, unsigned Depth);
   CallTarget resolve(const PyNode &Call, const PyNode &Fn);
-  const PyNode *method(const PyNode &Class, const std::string &Name) const;
   bool bindArguments(const PyNode &Call, const CallTarget &T,
                      std::map<std::string, const PyNode *> &Out) const;
   bool nameIsExtensionValue(const std::string &Name, const Frame &Fr,
@@ -249,16 +248,6 @@ private:
   std::set<const PyNode *> InReaching;
   std::set<std::pair<const PyNode *, std::string>> NamesInProgress;
 };
-
-const PyNode *Analysis::method(const PyNode &Class,
-                               const std::string &Name) const {
-  const PyNode *Found = nullptr;
-  for (const PyNode &S : Class["body"])
-    if ((isNode(S, "FunctionDef") || isNode(S, "AsyncFunctionDef")) &&
-        S["name"] == Name)
-      Found = &S;
-  return Found;
-}
 
 const ClassInfo &Analysis::classInfo(const PyNode &Class) {
   auto It = Classes.find(&Class);
@@ -447,7 +436,7 @@ CallTarget Analysis::resolve(const PyNode &Call, const PyNode &Fn) {
   std::string Attr = (*SelfAttr)["attr"].get<std::string>();
   const ClassInfo &CI = classInfo(*FI.Class);
   if (SelfAttr == &Func)
-    if (const PyNode *M = method(*FI.Class, Attr)) {
+    if (const PyNode *M = findMethod(*FI.Class, Attr)) {
       T.K = CallTarget::Helper;
       T.Fn = M;
       T.Bound = !isStaticMethod(*M);
@@ -455,7 +444,7 @@ CallTarget Analysis::resolve(const PyNode &Call, const PyNode &Fn) {
     }
   auto Instance = CI.Instances.find(Attr);
   if (Instance != CI.Instances.end()) {
-    if (const PyNode *M = method(*Instance->second, "forward")) {
+    if (const PyNode *M = findMethod(*Instance->second, "forward")) {
       T.K = CallTarget::Helper;
       T.Fn = M;
       T.Bound = true;

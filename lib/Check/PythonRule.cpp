@@ -58,9 +58,9 @@ static void walkScopedImpl(
     Scopes.pop_back();
 }
 
-void walkScoped(const PyNode &Root,
-                const std::function<bool(const PyNode &, const ScopeStack &)>
-                    &Visit) {
+void walkScoped(
+    const PyNode &Root,
+    const std::function<bool(const PyNode &, const ScopeStack &)> &Visit) {
   ScopeStack Scopes;
   walkScopedImpl(Root, Scopes, Visit);
 }
@@ -151,7 +151,7 @@ bool isNnModule(const PythonModule &M, const PyNode &Expr) {
   return M.qualifiedName(Expr) == "torch.nn.Module";
 }
 
-static const PyNode *findMethod(const PyNode &Class, const std::string &Name) {
+const PyNode *findMethod(const PyNode &Class, const std::string &Name) {
   const PyNode *Found = nullptr;
   for (const PyNode &S : Class["body"])
     if ((isNode(S, "FunctionDef") || isNode(S, "AsyncFunctionDef")) &&

@@ -66,9 +66,9 @@ struct PythonFacts {
 using ScopeStack = std::vector<const PyNode *>;
 
 /// Visits every node below Root with the scopes that enclose it.
-void walkScoped(const PyNode &Root,
-                const std::function<bool(const PyNode &, const ScopeStack &)>
-                    &Visit);
+void walkScoped(
+    const PyNode &Root,
+    const std::function<bool(const PyNode &, const ScopeStack &)> &Visit);
 
 /// The Name at the root of an Attribute/Subscript/Call chain, or "".
 std::string rootName(const PyNode &Expr);
@@ -78,6 +78,9 @@ bool isLocalName(const std::string &Name, const ScopeStack &Scopes);
 
 /// True when Function is a method (a def directly inside a class).
 bool isMethod(const PyNode &Function, const ScopeStack &Scopes);
+
+/// The method Name of the ClassDef Class (its last definition), or null.
+const PyNode *findMethod(const PyNode &Class, const std::string &Name);
 
 /// The qualified names that denote nn.Module (`torch.nn.Module`).
 bool isNnModule(const PythonModule &M, const PyNode &Expr);
