@@ -246,9 +246,8 @@ Expected<Verdict> evaluate(const Candidate &C,
       return RefProc.error();
     }
     ReferenceSeconds = RefProc->WallSeconds;
-    Reference =
-        Json::parse(readWholeFile(RefDir + "/" + protocol::ReferenceJson),
-                    nullptr, false);
+    Reference = Json::parse(
+        readWholeFile(RefDir + "/" + protocol::ReferenceJson), nullptr, false);
     if (!RefProc->succeeded() || Reference.is_discarded() ||
         !Reference.value("ok", false)) {
       Phases->Task.abandon();
@@ -279,26 +278,45 @@ Expected<Verdict> evaluate(const Candidate &C,
     std::string InputsName = "inputs-" + *Hex;
     std::string InputsDir = CandDir + "/" + InputsName;
     Error Failed = Error::success();
-    if (::mkdir(InputsDir.c_str(), 0700) != 0)
-      Failed = Error::inFile(InputsDir, std::string("cannot create directory: ") +
-                                            std::strerror(errno));
     for (unsigned T = 0; !Failed && T < Options.Trials; ++T) {
       std::string RefFile = protocol::trialFile(RefDir, T, "reference");
       Expected<std::vector<at::Tensor>> Out = readTensorFile(RefFile);
+      // The outputs now live only in this process.
+      ::unlink(RefFile.c_str());
       if (!Out)
         Failed = Out.error();
       else
-        Failed = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
-                            protocol::trialFile(InputsDir, T, "inputs"));
-      // The outputs now live only in this process.
-      ::unlink(RefFile.c_str());
-      if (!Failed)
         RefOutputs.push_back(*Out);
     }
     if (Failed) {
       Phases->Task.abandon();
       CandFuture.wait();
       return Failed;
+    }
+    // The candidate's code has been running in CandDir: a directory it made
+    // unwritable is its own failure, never a tool error.
+    std::string Handoff;
+    if (::mkdir(InputsDir.c_str(), 0700) != 0)
+      Handoff =
+          InputsDir + ": cannot create directory: " + std::strerror(errno);
+    for (unsigned T = 0; Handoff.empty() && T < Options.Trials; ++T)
+      if (Error E = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
+                               protocol::trialFile(InputsDir, T, "inputs")))
+        Handoff = E.message();
+    if (!Handoff.empty()) {
+      Phases->Task.abandon();
+      CandFuture.wait();
+      failRun(Stage::Load, Outcome::InvalidResult,
+              "could not hand the inputs to the candidate's worker (its "
+              "directory was changed): " +
+                  Handoff);
+      V.Build = Json{{"ok", false},
+                     {"outcome", "invalid-result"},
+                     {"message", "not judged: its directory was changed"},
+                     {"cache_hit", false},
+                     {"seconds", 0},
+                     {"extensions", Json::array()}};
+      return V;
     }
     Json Task;
     Task["init_args"] = Reference["init_args"];
@@ -318,8 +336,8 @@ Expected<Verdict> evaluate(const Candidate &C,
   SubprocessResult Ended = *CandProc;
   if (Ended.TimedOut)
     Ended.WallSeconds = Phases->secondsInPhase();
-  WorkerVerdict Ran = classifyWorker(Ended, WorkDir, *Nonce, Limit,
-                                     Options.MaxMessageBytes);
+  WorkerVerdict Ran =
+      classifyWorker(Ended, WorkDir, *Nonce, Limit, Options.MaxMessageBytes);
   Json Extensions = Json::array();
   bool AllHits = true;
   double BuildSeconds = 0;
@@ -329,9 +347,9 @@ Expected<Verdict> evaluate(const Candidate &C,
     AllHits &= E.value("cache_hit", false);
     BuildSeconds += E.value("seconds", 0.0);
   }
-  bool BuildFailed = Ran.StageReached == Stage::Build ||
-                     (Ran.StageReached == Stage::Format &&
-                      Ran.Result_ == Outcome::FormatError);
+  bool BuildFailed =
+      Ran.StageReached == Stage::Build || (Ran.StageReached == Stage::Format &&
+                                           Ran.Result_ == Outcome::FormatError);
   V.Build["ok"] = !BuildFailed || Ran.Result_ == Outcome::Ok;
   V.Build["outcome"] = BuildFailed ? outcomeName(Ran.Result_) : "ok";
   V.Build["message"] =

@@ -40,8 +40,8 @@ Expected<std::string> randomHex(size_t Bytes) {
 
 Expected<TempDir> TempDir::create(const char *Prefix) {
   const char *Base = std::getenv("TMPDIR");
-  std::string Template = std::string(Base && *Base ? Base : "/tmp") + "/" +
-                         Prefix + ".XXXXXX";
+  std::string Template =
+      std::string(Base && *Base ? Base : "/tmp") + "/" + Prefix + ".XXXXXX";
   if (!::mkdtemp(Template.data()))
     return Error::inFile(Template,
                          std::string("cannot create temporary directory: ") +
@@ -57,8 +57,10 @@ TempDir::TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) {
 TempDir::~TempDir() {
   if (Path.empty() || Keep)
     return;
+  // Candidate code may have taken the write bit off its directories.
   SubprocessOptions Rm;
-  Rm.Argv = {"rm", "-rf", Path};
+  Rm.Argv = {"sh", "-c", "chmod -R u+rwX \"$0\" 2>/dev/null; rm -rf \"$0\"",
+             Path};
   Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
   (void)runSubprocess(Rm);
 }
@@ -101,7 +103,6 @@ std::vector<std::string> workerEnvironment(const std::string &Home,
       Env.push_back(std::string(Name) + "=" + Value);
   return Env;
 }
-
 
 namespace {
 Stage lastStage(const std::string &Dir) {
