@@ -59,6 +59,9 @@ struct CudaRuleContext {
   const std::vector<std::pair<std::string, const PyNode *>> &Exported;
   /// Every #include the preprocessor saw (headers included).
   const std::vector<IncludeRecord> &Includes;
+  /// Every reference to the TORCH_EXTENSION_NAME macro the preprocessor
+  /// saw (expansions, `defined`, #ifdef, #define, #undef), the name's token.
+  const std::vector<clang::SourceLocation> &ExtensionNameUses;
   /// The task (kevin-check --task), or null.
   const TaskInfo *Task = nullptr;
 
