@@ -124,6 +124,14 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules();
 /// instantiation), or "" when the callee is not a named function.
 std::string launchedKernel(const clang::CUDAKernelCallExpr *E);
 
+/// The name of the at::Tensor / at::TensorBase method E calls, or "".
+std::string tensorMethodName(const clang::Expr *E);
+
+/// The tensor a chain of view calls (`y.view(...).t()`, `x.select(0, b)`)
+/// starts from, through parentheses, casts, copies and std::move; E itself
+/// when it is no view.
+const clang::Expr *tensorViewBase(const clang::Expr *E);
+
 /// Collects ExtensionFacts from one TU.
 void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);
 
