@@ -61,7 +61,7 @@ const clang::VarDecl *referencedVar(const clang::Expr *E) {
 }
 
 /// Sizes in an entry point: which values are sizes of tensors, for the
-/// tests that say a tensor is empty. A size is a size/sizes()[i]/numel/dim
+/// tests that say a tensor is empty. A size is a size/sizes()[i]/numel
 /// value, a product of sizes and integer literals, a quotient of sizes
 /// (`rows = numel / norm`), or a local whose every store is one of those
 /// (`outer = 1; outer *= x.size(d);`). Sums, differences and remainders
@@ -83,13 +83,28 @@ public:
     if (!Cond)
       return -1;
     Cond = Cond->IgnoreParenImpCasts();
-    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Cond))
-      return U->getOpcode() == clang::UO_LNot && isSize(U->getSubExpr()) ? 0
-                                                                         : -1;
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Cond)) {
+      if (U->getOpcode() != clang::UO_LNot)
+        return -1;
+      int Inner = emptyEdge(U->getSubExpr());
+      return Inner < 0 ? -1 : 1 - Inner;
+    }
     if (isSize(Cond)) // `if (n)`: false when empty
       return 1;
     const auto *B = llvm::dyn_cast<clang::BinaryOperator>(Cond);
-    if (!B || !B->isComparisonOp())
+    if (!B)
+      return -1;
+    if (B->isLogicalOp()) {
+      // The CFG also branches on the whole `a || b` in a block of its own.
+      int L = emptyEdge(B->getLHS()), R = emptyEdge(B->getRHS());
+      bool Or = B->getOpcode() == clang::BO_LOr;
+      if (Or ? L == 0 && R == 0 : L == 0 || R == 0)
+        return 0;
+      if (Or ? L == 1 || R == 1 : L == 1 && R == 1)
+        return 1;
+      return -1;
+    }
+    if (!B->isComparisonOp())
       return -1;
     clang::BinaryOperatorKind Op = B->getOpcode();
     const clang::Expr *Value = B->getLHS();
@@ -155,9 +170,9 @@ private:
     E = E->IgnoreParenCasts();
     if (llvm::isa<clang::IntegerLiteral>(E))
       return Literal;
-    static const std::set<std::string> Sizes = {"size", "numel", "dim",
-                                                "ndimension"};
-    if (Sizes.count(tensorMethodName(E)))
+    // Not dim(): a 0-d tensor holds one element.
+    std::string Method = tensorMethodName(E);
+    if (Method == "size" || Method == "numel")
       return Size;
     if (const auto *Op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E))
       return Op->getOperator() == clang::OO_Subscript &&
