@@ -233,9 +233,6 @@ public:
   void element(const clang::Stmt *S) {
     if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S))
       call(Call);
-    else if (const auto *Lookup =
-                 llvm::dyn_cast<clang::UnresolvedLookupExpr>(S))
-      W.Calls.insert(Lookup->getName().getAsString());
   }
   void whole(const clang::Stmt *S) {
     TraverseStmt(const_cast<clang::Stmt *>(S));
@@ -244,10 +241,6 @@ public:
   bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }
   bool VisitCallExpr(clang::CallExpr *E) {
     call(E);
-    return true;
-  }
-  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr *E) {
-    W.Calls.insert(E->getName().getAsString());
     return true;
   }
 
