@@ -5,8 +5,10 @@
 // the `functions` it is given), weak or alias attributes, and functions the
 // candidate declares but no unit of the extension defines, which the linker
 // would resolve to a library or runtime symbol (a cuBLAS call declared by
-// hand, say). Redeclaring an API the headers already declare is not foreign:
-// the library and runtime rules judge the API itself.
+// hand, say), and user code that names TORCH_EXTENSION_NAME (the module name
+// belongs to the binding load_inline generates: a use is a second binding or
+// a redefinition of the module). Redeclaring an API the headers already
+// declare is not foreign: the library and runtime rules judge the API itself.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaRules.h"
@@ -96,6 +98,13 @@ public:
   const char *id() const override { return "kevin-cu-foreign-symbol"; }
   void check(CudaRuleContext &Ctx) override {
     Visitor(Ctx, Declared).TraverseAST(Ctx.AST);
+    // The prefix kevin writes defines the macro and the generated binding
+    // expands it; neither is user code.
+    for (clang::SourceLocation Use : Ctx.ExtensionNameUses)
+      if (Ctx.isUserCode(Use))
+        Ctx.report(id(), Use,
+                   "user code names TORCH_EXTENSION_NAME: the module name "
+                   "belongs to the binding load_inline generates");
   }
   void finish(const ExtensionFacts &Facts, const LoadInlineCall &,
               const PythonModule &, FindingSink &Sink) override {

@@ -114,6 +114,54 @@ private:
   std::vector<IncludeRecord> &Out;
 };
 
+// Records every reference to the TORCH_EXTENSION_NAME macro: expansions,
+// `defined`, #ifdef/#ifndef/#elifdef/#elifndef, #define and #undef.
+class ExtensionNameRecorder : public clang::PPCallbacks {
+public:
+  explicit ExtensionNameRecorder(std::vector<clang::SourceLocation> &Out)
+      : Out(Out) {}
+  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &,
+                    clang::SourceRange, const clang::MacroArgs *) override {
+    note(Name);
+  }
+  void MacroDefined(const clang::Token &Name,
+                    const clang::MacroDirective *) override {
+    note(Name);
+  }
+  void MacroUndefined(const clang::Token &Name, const clang::MacroDefinition &,
+                      const clang::MacroDirective *) override {
+    note(Name);
+  }
+  void Defined(const clang::Token &Name, const clang::MacroDefinition &,
+               clang::SourceRange) override {
+    note(Name);
+  }
+  void Ifdef(clang::SourceLocation, const clang::Token &Name,
+             const clang::MacroDefinition &) override {
+    note(Name);
+  }
+  void Ifndef(clang::SourceLocation, const clang::Token &Name,
+              const clang::MacroDefinition &) override {
+    note(Name);
+  }
+  void Elifdef(clang::SourceLocation, const clang::Token &Name,
+               const clang::MacroDefinition &) override {
+    note(Name);
+  }
+  void Elifndef(clang::SourceLocation, const clang::Token &Name,
+                const clang::MacroDefinition &) override {
+    note(Name);
+  }
+
+private:
+  void note(const clang::Token &Name) {
+    const clang::IdentifierInfo *II = Name.getIdentifierInfo();
+    if (II && II->getName() == "TORCH_EXTENSION_NAME")
+      Out.push_back(Name.getLocation());
+  }
+  std::vector<clang::SourceLocation> &Out;
+};
+
 // Runs the rules over the unit's own top-level declarations only: the
 // rules look at user code, and traversing every declaration of the torch
 // and standard headers (all of a precompiled prelude) is most of the cost.
@@ -142,18 +190,23 @@ private:
 class Action : public clang::ASTFrontendAction {
 public:
   Action(std::function<void(clang::ASTContext &)> Run,
-         std::vector<IncludeRecord> &Includes)
-      : Run(std::move(Run)), Includes(Includes) {}
+         std::vector<IncludeRecord> &Includes,
+         std::vector<clang::SourceLocation> &ExtensionNameUses)
+      : Run(std::move(Run)), Includes(Includes),
+        ExtensionNameUses(ExtensionNameUses) {}
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(Includes));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<ExtensionNameRecorder>(ExtensionNameUses));
     return std::make_unique<Consumer>(Run, CI.getSourceManager());
   }
 
 private:
   std::function<void(clang::ASTContext &)> Run;
   std::vector<IncludeRecord> &Includes;
+  std::vector<clang::SourceLocation> &ExtensionNameUses;
 };
 
 bool directoryExists(const std::string &Path) {
@@ -295,24 +348,31 @@ struct UnitOutcome {
   SourceLocation Where;
 };
 
-UnitOutcome parseUnit(const CudaUnit &Unit, bool Lean,
-                      const CheckOptions &Options, const std::string &Pch,
-                      const std::function<void(clang::ASTContext &,
-                                               const std::vector<IncludeRecord> &)>
-                          &Run,
-                      const PythonModule &M) {
+/// What the preprocessor recorded of a unit, for the rules.
+struct PreprocessorRecord {
+  std::vector<IncludeRecord> Includes;
+  std::vector<clang::SourceLocation> ExtensionNameUses;
+};
+
+UnitOutcome parseUnit(
+    const CudaUnit &Unit, bool Lean, const CheckOptions &Options,
+    const std::string &Pch,
+    const std::function<void(clang::ASTContext &, const PreprocessorRecord &)>
+        &Run,
+    const PythonModule &M) {
   std::vector<std::pair<std::string, std::string>> Inputs = {
       {std::string(UnitRoot) + Unit.FileName, Unit.Text.text()}};
   if (!Pch.empty())
     Inputs.emplace_back(precompiledHeaderPath(Unit.IsCuda),
                         precompiledHeaderText(Unit.IsCuda));
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files = fileManagerWith(Inputs);
-  std::vector<IncludeRecord> Includes;
-  auto RunWithIncludes = [&](clang::ASTContext &AST) { Run(AST, Includes); };
+  PreprocessorRecord Record;
+  auto RunWithRecord = [&](clang::ASTContext &AST) { Run(AST, Record); };
   clang::tooling::ToolInvocation Invocation(
       commandLine(Unit, Lean, Options, Pch),
-      std::make_unique<Action>(RunWithIncludes, Includes), Files.get(),
-      std::make_shared<clang::PCHContainerOperations>());
+      std::make_unique<Action>(RunWithRecord, Record.Includes,
+                               Record.ExtensionNameUses),
+      Files.get(), std::make_shared<clang::PCHContainerOperations>());
   ErrorCollector Errors(Unit, M);
   Invocation.setDiagnosticConsumer(&Errors);
   bool Ok = Invocation.run();
@@ -487,11 +547,18 @@ Expected<std::string> checkExtensions(const PythonModule &M,
         const CudaUnit &Unit = Units[U];
         bool Ran = false;
         auto Run = [&](clang::ASTContext &AST,
-                       const std::vector<IncludeRecord> &Includes) {
+                       const PreprocessorRecord &Record) {
           std::unique_lock<std::mutex> Lock(TurnMutex);
           TurnChanged.wait(Lock, [&] { return Turn == U; });
-          CudaRuleContext Ctx{AST,       Unit,      M,       P,
-                              Local,     Functions, Includes, Task};
+          CudaRuleContext Ctx{AST,
+                              Unit,
+                              M,
+                              P,
+                              Local,
+                              Functions,
+                              Record.Includes,
+                              Record.ExtensionNameUses,
+                              Task};
           collectExtensionFacts(Ctx, ExtFacts);
           for (auto &Rule : Rules)
             Rule->check(Ctx);

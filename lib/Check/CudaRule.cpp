@@ -130,6 +130,60 @@ std::string launchedKernel(const clang::CUDAKernelCallExpr *E) {
   return "";
 }
 
+std::string tensorMethodName(const clang::Expr *E) {
+  const auto *Call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(E);
+  if (!Call)
+    return "";
+  const clang::CXXMethodDecl *M = Call->getMethodDecl();
+  if (!M || !M->getIdentifier())
+    return "";
+  std::string Class = M->getParent()->getQualifiedNameAsString();
+  if (Class != "at::Tensor" && Class != "at::TensorBase")
+    return "";
+  return M->getName().str();
+}
+
+/// E without parentheses, casts, temporaries, copies and std::move/forward.
+static const clang::Expr *stripCopies(const clang::Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *C = llvm::dyn_cast<clang::CXXConstructExpr>(E)) {
+      if (C->getNumArgs() != 1)
+        return E;
+      E = C->getArg(0);
+      continue;
+    }
+    if (const auto *Bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(E)) {
+      E = Bind->getSubExpr();
+      continue;
+    }
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(E))
+      if (const clang::FunctionDecl *F = Call->getDirectCallee())
+        if (F->isInStdNamespace() && F->getIdentifier() &&
+            (F->getName() == "move" || F->getName() == "forward") &&
+            Call->getNumArgs() == 1) {
+          E = Call->getArg(0);
+          continue;
+        }
+    return E;
+  }
+  return E;
+}
+
+const clang::Expr *tensorViewBase(const clang::Expr *E) {
+  static const std::set<std::string> Views = {
+      "view",      "view_as",   "reshape",    "reshape_as", "contiguous",
+      "transpose", "permute",   "t",          "unsqueeze",  "squeeze",
+      "flatten",   "unflatten", "narrow",     "select",     "slice",
+      "expand",    "expand_as", "as_strided", "diagonal",   "alias",
+      "detach"};
+  E = stripCopies(E);
+  while (E && Views.count(tensorMethodName(E)))
+    E = stripCopies(
+        llvm::cast<clang::CXXMemberCallExpr>(E)->getImplicitObjectArgument());
+  return E;
+}
+
 bool ExtensionFacts::reaches(const std::string &From,
                              const std::set<std::string> &Targets) const {
   std::set<std::string> Seen = {From};

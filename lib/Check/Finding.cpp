@@ -77,8 +77,11 @@ const std::vector<RuleInfo> &ruleCatalog() {
        "define a __global__ kernel that writes its output through a pointer",
        true},
       {"kevin-cu-entry-launch", "KEVIN-CU-002",
-       "every exported function launches a kernel of the submission",
-       "launch your __global__ kernel from the exported function", true},
+       "every exported function launches a kernel of the submission on every "
+       "path and returns a tensor a launch writes",
+       "launch your __global__ kernel from the exported function on every "
+       "path, and return the tensor it writes",
+       true},
       {"kevin-cu-aten-compute", "KEVIN-CU-003",
        "no ATen/torch compute calls, tensor compute methods or tensor "
        "operators",

@@ -59,6 +59,9 @@ struct CudaRuleContext {
   const std::vector<std::pair<std::string, const PyNode *>> &Exported;
   /// Every #include the preprocessor saw (headers included).
   const std::vector<IncludeRecord> &Includes;
+  /// Every reference to the TORCH_EXTENSION_NAME macro the preprocessor
+  /// saw (expansions, `defined`, #ifdef, #define, #undef), the name's token.
+  const std::vector<clang::SourceLocation> &ExtensionNameUses;
   /// The task (kevin-check --task), or null.
   const TaskInfo *Task = nullptr;
 
@@ -120,6 +123,14 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules();
 /// The name of the kernel a launch calls (also in a template, before
 /// instantiation), or "" when the callee is not a named function.
 std::string launchedKernel(const clang::CUDAKernelCallExpr *E);
+
+/// The name of the at::Tensor / at::TensorBase method E calls, or "".
+std::string tensorMethodName(const clang::Expr *E);
+
+/// The tensor a chain of view calls (`y.view(...).t()`, `x.select(0, b)`)
+/// starts from, through parentheses, casts, copies and std::move; E itself
+/// when it is no view.
+const clang::Expr *tensorViewBase(const clang::Expr *E);
 
 /// Collects ExtensionFacts from one TU.
 void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);
