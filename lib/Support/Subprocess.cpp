@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,11 +60,16 @@ std::vector<char *> toCStrings(std::vector<std::string> &Strings) {
 }
 
 /// In the child: set up and exec; on failure report errno through ErrorFd.
-[[noreturn]] void execChild(const SubprocessOptions &Options, int StdinFd,
-                            int StdoutFd, int StderrFd, int ErrorFd,
-                            std::vector<char *> &Argv,
+[[noreturn]] void execChild(const SubprocessOptions &Options, pid_t Parent,
+                            int StdinFd, int StdoutFd, int StderrFd,
+                            int ErrorFd, std::vector<char *> &Argv,
                             std::vector<char *> *Env) {
   ::setpgid(0, 0);
+  // The child dies with its parent: a killed tool leaves no worker behind
+  // (its own process group would not get the tool's signal).
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != Parent)
+    ::_exit(127);
   // Restore default signal handling; the parent may ignore SIGPIPE.
   for (int Sig : {SIGPIPE, SIGINT, SIGTERM, SIGCHLD})
     ::signal(Sig, SIG_DFL);
@@ -132,13 +138,14 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
   }
 
   auto Start = Clock::now();
+  pid_t Self = ::getpid();
   pid_t Pid = ::fork();
   if (Pid < 0)
-    return Error::inFile(Program, std::string("cannot fork: ") +
-                                      std::strerror(errno));
+    return Error::inFile(Program,
+                         std::string("cannot fork: ") + std::strerror(errno));
   if (Pid == 0)
-    execChild(Options, In.Fds[0], Out.Fds[1], Err.Fds[1], ExecError.Fds[1],
-              Argv, Options.Environment ? &Env : nullptr);
+    execChild(Options, Self, In.Fds[0], Out.Fds[1], Err.Fds[1],
+              ExecError.Fds[1], Argv, Options.Environment ? &Env : nullptr);
 
   // Also set the group from the parent, so a kill right away cannot miss.
   ::setpgid(Pid, Pid);
@@ -176,9 +183,9 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
     ::fcntl(In.Fds[1], F_SETFL, O_NONBLOCK);
   bool Watched = Options.StopWhen || !StdinKnown;
 
-  auto Deadline = Start + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(
-                                  Options.TimeoutSeconds));
+  auto Deadline =
+      Start + std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(Options.TimeoutSeconds));
   bool Exited = false;
   int Status = 0;
   Clock::time_point DrainDeadline;
@@ -222,10 +229,11 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
     // every 10 ms when callbacks are waiting.
     int Wait = Watched && !Exited ? 10 : 50;
     if (!Exited && Options.TimeoutSeconds > 0 && !Result.TimedOut) {
-      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      Deadline - Now)
-                      .count();
-      Wait = static_cast<int>(std::max<long long>(0, std::min<long long>(Left, Wait)));
+      auto Left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Now)
+              .count();
+      Wait = static_cast<int>(
+          std::max<long long>(0, std::min<long long>(Left, Wait)));
     }
     int Ready = ::poll(Fds, Count, Wait);
     if (Ready < 0 && errno != EINTR)

@@ -5,6 +5,9 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace kevin;
@@ -92,7 +95,8 @@ TEST(SubprocessTest, StdinCanArriveAfterTheChildStarted) {
   Options.Stdin = "at once, ";
   auto Start = std::chrono::steady_clock::now();
   Options.StdinLater = [&]() -> std::optional<std::string> {
-    if (std::chrono::steady_clock::now() - Start < std::chrono::milliseconds(200))
+    if (std::chrono::steady_clock::now() - Start <
+        std::chrono::milliseconds(200))
       return std::nullopt;
     return std::string("late secrets");
   };
@@ -114,6 +118,51 @@ TEST(SubprocessTest, StopWhenEndsTheChildEarly) {
   ASSERT_TRUE(R);
   EXPECT_TRUE(R->TimedOut);
   EXPECT_LT(R->WallSeconds, 5);
+}
+
+/// True while Pid exists and is not a zombie.
+static bool alive(pid_t Pid) {
+  std::ifstream Stat("/proc/" + std::to_string(Pid) + "/stat");
+  std::string Text((std::istreambuf_iterator<char>(Stat)), {});
+  size_t Paren = Text.rfind(')');
+  return Paren != std::string::npos && Paren + 2 < Text.size() &&
+         Text[Paren + 2] != 'Z';
+}
+
+TEST(SubprocessTest, ChildrenDieWithTheirParent) {
+  char Dir[] = "/tmp/kevin-subprocess-XXXXXX";
+  ASSERT_NE(::mkdtemp(Dir), nullptr);
+  std::string PidFile = std::string(Dir) + "/pid";
+  pid_t Tool = ::fork();
+  ASSERT_GE(Tool, 0);
+  if (Tool == 0) { // a tool that is killed while its child runs
+    SubprocessOptions Options;
+    Options.Argv = {"/bin/sh", "-c",
+                    "echo $$ > " + PidFile + "; exec sleep 30"};
+    (void)runSubprocess(Options);
+    ::_exit(0);
+  }
+  pid_t Child = 0;
+  for (int I = 0; I < 500 && !Child; ++I) {
+    std::ifstream In(PidFile);
+    In >> Child;
+    if (!Child)
+      ::usleep(10000);
+  }
+  ASSERT_GT(Child, 0);
+  ::kill(Tool, SIGKILL);
+  ::waitpid(Tool, nullptr, 0);
+  bool Gone = false;
+  for (int I = 0; I < 500 && !Gone; ++I) {
+    Gone = !alive(Child);
+    if (!Gone)
+      ::usleep(10000);
+  }
+  EXPECT_TRUE(Gone);
+  if (!Gone)
+    ::kill(Child, SIGKILL);
+  std::remove(PidFile.c_str());
+  ::rmdir(Dir);
 }
 
 TEST(SubprocessTest, MissingProgramIsAnError) {
