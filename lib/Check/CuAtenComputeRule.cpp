@@ -33,13 +33,6 @@ std::string outerNamespace(const clang::Decl *D, std::string &Second) {
   return Chain.back();
 }
 
-bool isTensorClass(const clang::CXXRecordDecl *R) {
-  if (!R)
-    return false;
-  std::string Q = R->getQualifiedNameAsString();
-  return Q == "at::Tensor" || Q == "at::TensorBase";
-}
-
 class Visitor : public clang::RecursiveASTVisitor<Visitor> {
 public:
   explicit Visitor(CudaRuleContext &Ctx) : Ctx(Ctx) {}

@@ -34,13 +34,6 @@ namespace {
 
 const char *const Id = "kevin-cu-entry-launch";
 
-bool isTensorClass(const clang::CXXRecordDecl *R) {
-  if (!R)
-    return false;
-  std::string Q = R->getQualifiedNameAsString();
-  return Q == "at::Tensor" || Q == "at::TensorBase";
-}
-
 bool isTensorType(clang::QualType T) {
   return isTensorClass(T.getNonReferenceType()->getAsCXXRecordDecl());
 }

@@ -27,13 +27,6 @@ namespace {
 
 const char *const Id = "kevin-cu-shape-gate";
 
-bool isTensorClass(const clang::CXXRecordDecl *R) {
-  if (!R)
-    return false;
-  std::string Q = R->getQualifiedNameAsString();
-  return Q == "at::Tensor" || Q == "at::TensorBase";
-}
-
 /// Whether E reads a tensor's sizes: a size/sizes/stride/strides/numel/dim
 /// call on a tensor, or a local variable initialized from one.
 bool isSizeDerived(const clang::Stmt *S, unsigned Depth = 0) {

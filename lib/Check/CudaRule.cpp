@@ -45,9 +45,11 @@ public:
   bool TraverseCXXMethodDecl(clang::CXXMethodDecl *F) {
     // Lambda call operators belong to the function around them.
     if (F->getParent()->isLambda())
-      return clang::RecursiveASTVisitor<FactCollector>::TraverseCXXMethodDecl(F);
+      return clang::RecursiveASTVisitor<FactCollector>::TraverseCXXMethodDecl(
+          F);
     return traverseFunction(F, [&] {
-      return clang::RecursiveASTVisitor<FactCollector>::TraverseCXXMethodDecl(F);
+      return clang::RecursiveASTVisitor<FactCollector>::TraverseCXXMethodDecl(
+          F);
     });
   }
 
@@ -89,10 +91,9 @@ public:
   }
   bool VisitGCCAsmStmt(clang::GCCAsmStmt *S) {
     std::string Text = S->getAsmString()->getString().str();
-    if (!Current.empty() &&
-        (Text.find("st.") != std::string::npos ||
-         Text.find("red.") != std::string::npos ||
-         Text.find("atom.") != std::string::npos))
+    if (!Current.empty() && (Text.find("st.") != std::string::npos ||
+                             Text.find("red.") != std::string::npos ||
+                             Text.find("atom.") != std::string::npos))
       Facts.Writers.insert(Current);
     return true;
   }
@@ -130,6 +131,13 @@ std::string launchedKernel(const clang::CUDAKernelCallExpr *E) {
   return "";
 }
 
+bool isTensorClass(const clang::CXXRecordDecl *R) {
+  if (!R)
+    return false;
+  std::string Q = R->getQualifiedNameAsString();
+  return Q == "at::Tensor" || Q == "at::TensorBase";
+}
+
 std::string tensorMethodName(const clang::Expr *E) {
   const auto *Call = llvm::dyn_cast_or_null<clang::CXXMemberCallExpr>(E);
   if (!Call)
@@ -137,8 +145,7 @@ std::string tensorMethodName(const clang::Expr *E) {
   const clang::CXXMethodDecl *M = Call->getMethodDecl();
   if (!M || !M->getIdentifier())
     return "";
-  std::string Class = M->getParent()->getQualifiedNameAsString();
-  if (Class != "at::Tensor" && Class != "at::TensorBase")
+  if (!isTensorClass(M->getParent()))
     return "";
   return M->getName().str();
 }

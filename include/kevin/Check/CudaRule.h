@@ -34,7 +34,7 @@ namespace kevin {
 struct CudaUnit {
   std::string FileName; ///< `main.cpp` or `cuda.cu`
   bool IsCuda = false;
-  MappedText Text;      ///< The whole TU, each byte mapped into the .py.
+  MappedText Text; ///< The whole TU, each byte mapped into the .py.
   /// Byte ranges [begin, end) of Text that come from the candidate's
   /// sources (the rest is what load_inline adds).
   std::vector<std::pair<size_t, size_t>> UserRanges;
@@ -124,6 +124,9 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules();
 /// instantiation), or "" when the callee is not a named function.
 std::string launchedKernel(const clang::CUDAKernelCallExpr *E);
 
+/// True for at::Tensor and at::TensorBase.
+bool isTensorClass(const clang::CXXRecordDecl *R);
+
 /// The name of the at::Tensor / at::TensorBase method E calls, or "".
 std::string tensorMethodName(const clang::Expr *E);
 
@@ -138,8 +141,7 @@ void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);
 /// Builds and parses the TUs of every load_inline call and runs the CUDA
 /// rules. Returns which parser gave the verdict ("lean", "full", "none").
 Expected<std::string> checkExtensions(const PythonModule &M,
-                                      const PythonFacts &Facts,
-                                      const Policy &P,
+                                      const PythonFacts &Facts, const Policy &P,
                                       const CheckOptions &Options,
                                       const TaskInfo *Task, FindingSink &Sink);
 
