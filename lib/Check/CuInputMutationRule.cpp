@@ -179,18 +179,6 @@ pointerRoot(const clang::Expr *E,
   return nullptr;
 }
 
-/// Whether E is a place in memory rather than a variable of its own.
-bool isMemoryTarget(const clang::Expr *E) {
-  E = E->IgnoreParenCasts();
-  if (llvm::isa<clang::ArraySubscriptExpr>(E))
-    return true;
-  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E))
-    return U->getOpcode() == clang::UO_Deref;
-  if (const auto *M = llvm::dyn_cast<clang::MemberExpr>(E))
-    return M->isArrow() || isMemoryTarget(M->getBase());
-  return false;
-}
-
 /// The indices of a kernel's parameters it stores through.
 class KernelStores : public clang::RecursiveASTVisitor<KernelStores> {
 public:
@@ -230,7 +218,7 @@ public:
 
 private:
   void store(const clang::Expr *Target) {
-    if (isMemoryTarget(Target))
+    if (isStoreTarget(Target))
       if (const clang::ParmVarDecl *P = pointerRoot(Target, Locals))
         note(P);
   }

@@ -13,8 +13,6 @@
 
 namespace kevin {
 
-namespace {
-
 bool isStoreTarget(const clang::Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (llvm::isa<clang::ArraySubscriptExpr>(E))
@@ -31,6 +29,8 @@ bool isStoreTarget(const clang::Expr *E) {
     return D->getDecl()->getType()->isReferenceType();
   return false;
 }
+
+namespace {
 
 class FactCollector : public clang::RecursiveASTVisitor<FactCollector> {
 public:

@@ -124,6 +124,10 @@ std::vector<std::unique_ptr<CudaRule>> createCudaRules();
 /// instantiation), or "" when the callee is not a named function.
 std::string launchedKernel(const clang::CUDAKernelCallExpr *E);
 
+/// Whether an assignment to E writes memory rather than a local variable:
+/// a subscript, a dereference, a member through a pointer, or a reference.
+bool isStoreTarget(const clang::Expr *E);
+
 /// True for at::Tensor and at::TensorBase.
 bool isTensorClass(const clang::CXXRecordDecl *R);
 
