@@ -233,6 +233,11 @@ Expected<Verdict> evaluate(const Candidate &C,
   }
   auto CandFuture = std::async(std::launch::async,
                                [CandRun] { return runSubprocess(CandRun); });
+  // The reference or the hand-off failed: stop the candidate's worker.
+  auto giveUp = [&] {
+    Phases->Task.abandon();
+    CandFuture.wait();
+  };
 
   //--- Reference results, then the candidate's task. -----------------------
   double ReferenceSeconds = 0;
@@ -241,8 +246,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   if (!Options.BuildOnly) {
     Expected<SubprocessResult> RefProc = RefFuture.get();
     if (!RefProc) {
-      Phases->Task.abandon();
-      CandFuture.wait();
+      giveUp();
       return RefProc.error();
     }
     ReferenceSeconds = RefProc->WallSeconds;
@@ -250,8 +254,7 @@ Expected<Verdict> evaluate(const Candidate &C,
         readWholeFile(RefDir + "/" + protocol::ReferenceJson), nullptr, false);
     if (!RefProc->succeeded() || Reference.is_discarded() ||
         !Reference.value("ok", false)) {
-      Phases->Task.abandon();
-      CandFuture.wait();
+      giveUp();
       std::string Why =
           !Reference.is_discarded() && Reference.contains("message")
               ? Reference["message"].get<std::string>()
@@ -271,8 +274,7 @@ Expected<Verdict> evaluate(const Candidate &C,
     // A fresh directory the candidate could not have prepared.
     Expected<std::string> Hex = randomHex(8);
     if (!Hex) {
-      Phases->Task.abandon();
-      CandFuture.wait();
+      giveUp();
       return Hex.error();
     }
     std::string InputsName = "inputs-" + *Hex;
@@ -289,8 +291,7 @@ Expected<Verdict> evaluate(const Candidate &C,
         RefOutputs.push_back(*Out);
     }
     if (Failed) {
-      Phases->Task.abandon();
-      CandFuture.wait();
+      giveUp();
       return Failed;
     }
     // The candidate's code has been running in CandDir: a directory it made
@@ -304,8 +305,7 @@ Expected<Verdict> evaluate(const Candidate &C,
                                protocol::trialFile(InputsDir, T, "inputs")))
         Handoff = E.message();
     if (!Handoff.empty()) {
-      Phases->Task.abandon();
-      CandFuture.wait();
+      giveUp();
       failRun(Stage::Load, Outcome::InvalidResult,
               "could not hand the inputs to the candidate's worker (its "
               "directory was changed): " +
