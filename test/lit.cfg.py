@@ -43,6 +43,9 @@ path = os.pathsep.join([config.kevin_tools_dir, config.llvm_tools_dir,
 config.environment["PATH"] = path
 # Tests must not depend on the developer's cache or terminal.
 config.environment["KEVIN_CACHE_DIR"] = os.path.join(config.test_exec_root, "kevin-cache")
+# Device locks of their own: tests share the CPU with each other, never
+# with a developer's runs (kevin/Support/DeviceLock.h).
+config.environment["KEVIN_LOCK_DIR"] = os.path.join(config.test_exec_root, "device-locks")
 config.environment["NO_COLOR"] = "1"
 config.environment["KEVIN_TASK_PROFILE"] = "small"
 

@@ -6,7 +6,9 @@
 // writes is trusted beyond its samples, and those are cross-checked: the
 // synchronized clock against the stream events, the thread census, and the
 // audit outputs against the reference and against their own copies taken
-// right after forward returned.
+// right after forward returned. The device is shared with other users of
+// it during set-up and held alone from the reference's timing until the
+// candidate's worker ends (kevin/Support/DeviceLock.h).
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
@@ -14,6 +16,7 @@
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/WorkerProcess.h"
+#include "kevin/Support/DeviceLock.h"
 
 #include <algorithm>
 #include <atomic>
@@ -22,6 +25,7 @@
 #include <random>
 #include <sstream>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace kevin {
@@ -35,6 +39,31 @@ struct Benchmarker::ReferenceRun {
 };
 
 namespace {
+
+/// The device lock of one candidate's timing, and how long it waited for it.
+struct DeviceTurn {
+  using Clock = std::chrono::steady_clock;
+  explicit DeviceTurn(DeviceLock L) : Lock(std::move(L)) {}
+  DeviceLock Lock;
+  double WaitedSeconds = 0;
+  std::optional<Clock::time_point> WaitingSince;
+
+  /// One step towards holding the device alone (for MayTime polls).
+  bool tryAlone() {
+    auto Now = Clock::now();
+    if (!WaitingSince)
+      WaitingSince = Now;
+    if (!Lock.tryLockExclusive())
+      return false;
+    WaitedSeconds += std::chrono::duration<double>(Now - *WaitingSince).count();
+    WaitingSince.reset();
+    return true;
+  }
+  void waitAlone() {
+    while (!tryAlone())
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+};
 
 /// The numbers of the array Timing[Key]; empty when the field is missing or
 /// not an array (the candidate's worker wrote it: it may be malformed).
@@ -272,6 +301,18 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Plan["nonce"] = *Nonce;
   B["environment"] = hostEnvironment(Options.Device);
 
+  // Shared with other users of the device until the timing loops.
+  Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
+  if (!Lock)
+    return Lock.error();
+  DeviceTurn Turn(std::move(*Lock));
+  auto WaitStart = std::chrono::steady_clock::now();
+  if (Error E = Turn.Lock.lockShared())
+    return E;
+  Turn.WaitedSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - WaitStart)
+                           .count();
+
   // The candidate's worker starts now and imports torch while the reference
   // is timed; it gets its plan (and imports the candidate) only after.
   auto Handoff = std::make_shared<DeferredInput>();
@@ -305,13 +346,15 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     Started.wait();
   };
   // The reference is timed once the candidate's worker is done importing
-  // torch (or has ended, or a minute has passed).
+  // torch (or has ended, or a minute has passed), with the device held alone.
   std::string CandidateProgress = WorkDir + "/" + protocol::Progress;
-  auto MayTime = [CandidateProgress, Exited, Start] {
-    return *Exited ||
-           readWholeFile(CandidateProgress).find("load ready\n") !=
-               std::string::npos ||
-           std::chrono::steady_clock::now() - Start > std::chrono::minutes(1);
+  auto MayTime = [CandidateProgress, Exited, Start, &Turn] {
+    return (*Exited ||
+            readWholeFile(CandidateProgress).find("load ready\n") !=
+                std::string::npos ||
+            std::chrono::steady_clock::now() - Start >
+                std::chrono::minutes(1)) &&
+           Turn.tryAlone();
   };
 
   Expected<ReferenceRun *> RefOrErr = reference(C.TaskPath, MayTime);
@@ -343,10 +386,13 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
       return Error::inFile(WorkDir, "cannot write task.json");
     }
   }
+  // A reference timed earlier in this process did not take the device.
+  Turn.waitAlone();
   Handoff->send(Plan.dump());
   Expected<SubprocessResult> Proc = Started.get();
   if (!Proc)
     return Proc.error();
+  Turn.Lock.unlock();
   // The candidate's own time, from its plan on.
   double CandidateSeconds = std::chrono::duration<double>(
                                 DeferredInput::Clock::now() -
@@ -357,7 +403,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   WorkerVerdict W = classifyWorker(Ended, WorkDir, *Nonce, Limit,
                                    Options.MaxMessageBytes);
   auto secondsJson = [&] {
-    return Json{{"reference", Ref.Seconds},
+    return Json{{"device_wait", Turn.WaitedSeconds},
+                {"reference", Ref.Seconds},
                 {"candidate", CandidateSeconds},
                 {"total", std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - Start)

@@ -36,7 +36,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// Bumped when the unit layout or the flags kevin adds change.
-constexpr const char *BuilderVersion = "kevin-build-1";
+constexpr const char *BuilderVersion = "kevin-build-2";
 /// Stands for the private build directory in remembered failures.
 constexpr const char *BuildDirToken = "@KEVIN_BUILD_DIR@/";
 
@@ -199,9 +199,12 @@ std::vector<std::string> compilerEnvironment(const TorchToolchain &T) {
 
 struct Step {
   std::vector<std::string> Argv;
+  /// Run instead when Argv fails (not by timeout); empty: no second try.
+  std::vector<std::string> FallbackArgv;
   std::string Output;
   bool Ok = false;
   bool TimedOut = false;
+  bool FellBack = false;
 };
 
 void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
@@ -224,6 +227,37 @@ void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
     S.Output += S.Argv[0] + " " + R->describe() + "\n";
   else if (!S.Ok && S.Output.empty())
     S.Output = S.Argv[0] + " " + R->describe() + "\n";
+}
+
+/// kevin's torch/extension.h for CUDA units: the tensor API without pybind11
+/// and torch's C++ frontend. nvcc parses every header twice (cudafe++ for
+/// the device, the host compiler after it), and the full header is half of
+/// a cold CUDA build. A unit that fails with it is compiled again with the
+/// real header, so no candidate ever sees an error the lean header caused.
+constexpr const char *LeanExtensionHeader =
+    "// kevin's lean torch/extension.h for CUDA units (lib/Build/Builder.cpp)\n"
+    "#pragma once\n"
+    "#include <torch/types.h>\n";
+
+/// The include directory that holds the lean header (written once per
+/// cache); empty when it cannot be written.
+std::string leanIncludeDir(const BuildOptions &Options) {
+  ContentHasher H;
+  H.add(LeanExtensionHeader);
+  std::string Dir =
+      Options.CacheDir + "/lean-include/" + H.finish().substr(0, 16);
+  std::string Header = Dir + "/torch/extension.h";
+  if (fileExists(Header))
+    return Dir;
+  if (makeDirs(Dir + "/torch"))
+    return "";
+  std::string Tmp = Header + ".tmp." + std::to_string(::getpid());
+  if (writeFile(Tmp, LeanExtensionHeader) ||
+      ::rename(Tmp.c_str(), Header.c_str()) != 0) {
+    ::unlink(Tmp.c_str());
+    return "";
+  }
+  return Dir;
 }
 
 /// Returns the path of a usable precompiled header of torch/extension.h for
@@ -436,6 +470,10 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       Pch = precompiledHeader(Cxx, T, Options);
   }
   Result.PrecompiledHeaderUsed = !Pch.empty();
+  std::string LeanDir;
+  for (const TranslationUnit &U : Units)
+    if (U.IsCuda && LeanDir.empty())
+      LeanDir = leanIncludeDir(Options);
 
   std::vector<Step> Steps(Units.size());
   std::vector<std::string> Objects;
@@ -444,9 +482,16 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     std::string Object = U.FileName + (U.IsCuda ? ".cuda.o" : ".o");
     Objects.push_back(Object);
     if (U.IsCuda) {
-      Steps[I].Argv = {T.Nvcc, "-c", Dir + U.FileName, "-o", Object};
+      std::vector<std::string> Full = {T.Nvcc, "-c", Dir + U.FileName, "-o",
+                                       Object};
       for (const std::string &F : nvccFlags(Spec, T))
-        Steps[I].Argv.push_back(F);
+        Full.push_back(F);
+      Steps[I].Argv = Full;
+      if (!LeanDir.empty()) {
+        // -I comes before every -isystem directory and the candidate's -I.
+        Steps[I].Argv.insert(Steps[I].Argv.begin() + 5, {"-I", LeanDir});
+        Steps[I].FallbackArgv = Full;
+      }
     } else {
       Steps[I].Argv = {T.Cxx};
       Steps[I].Argv.insert(Steps[I].Argv.end(), Cxx.begin(), Cxx.end());
@@ -464,8 +509,15 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       std::max(1u, std::min<unsigned>(Options.Jobs, Steps.size()));
   for (unsigned W = 0; W < Workers; ++W)
     Threads.emplace_back([&] {
-      for (size_t I; (I = Next++) < Steps.size();)
-        runStep(Steps[I], T, Options, Dir);
+      for (size_t I; (I = Next++) < Steps.size();) {
+        Step &S = Steps[I];
+        runStep(S, T, Options, Dir);
+        if (!S.Ok && !S.TimedOut && !S.FallbackArgv.empty()) {
+          S.Argv = S.FallbackArgv;
+          S.FellBack = true;
+          runStep(S, T, Options, Dir);
+        }
+      }
     });
   for (std::thread &Th : Threads)
     Th.join();
@@ -473,6 +525,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   std::string Output;
   bool Ok = true, TimedOut = false;
   for (const Step &S : Steps) {
+    Result.LeanCudaHeaderUsed |= !S.FallbackArgv.empty() && !S.FellBack;
     Output += S.Output;
     Ok &= S.Ok;
     TimedOut |= S.TimedOut;

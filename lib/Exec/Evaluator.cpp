@@ -15,6 +15,7 @@
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/WorkerProcess.h"
+#include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Hash.h"
 #include "kevin/Support/Subprocess.h"
 
@@ -128,6 +129,21 @@ Expected<Verdict> evaluate(const Candidate &C,
   std::string CandidatePath = *File;
   std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
   std::string CacheDir = Options.CacheDir;
+
+  // The device is shared with other correctness runs, never with a timing
+  // loop (kevin-bench holds it alone): wait here, before any limit starts.
+  std::optional<DeviceLock> DeviceHold;
+  double DeviceWait = 0;
+  if (!Options.BuildOnly) {
+    Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
+    if (!Lock)
+      return Lock.error();
+    DeviceHold.emplace(std::move(*Lock));
+    auto WaitStart = Clock::now();
+    if (Error E = DeviceHold->lockShared())
+      return E;
+    DeviceWait = secondsSince(WaitStart);
+  }
 
   auto candidateArgv = [&](const std::string &Dir, bool BuildOnly) {
     std::vector<std::string> Argv = {
@@ -331,6 +347,8 @@ Expected<Verdict> evaluate(const Candidate &C,
   Expected<SubprocessResult> CandProc = CandFuture.get();
   if (!CandProc)
     return CandProc.error();
+  // Both workers have ended; the comparison needs no device.
+  DeviceHold.reset();
   // A timeout is reported against the phase it happened in.
   double Limit = Phases->inRunPhase() ? Options.RunTimeoutSeconds : BuildLimit;
   SubprocessResult Ended = *CandProc;
@@ -500,7 +518,8 @@ Expected<Verdict> evaluate(const Candidate &C,
     double RunSeconds = Ran.Result.contains("seconds")
                             ? Ran.Result["seconds"].value("run", 0.0)
                             : 0.0;
-    V.Run["seconds"] = {{"reference", ReferenceSeconds},
+    V.Run["seconds"] = {{"device_wait", DeviceWait},
+                        {"reference", ReferenceSeconds},
                         {"load", Load},
                         {"run", RunSeconds},
                         {"compare", secondsSince(CompareStart)},

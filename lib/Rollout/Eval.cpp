@@ -1,6 +1,7 @@
 //===-- Eval.cpp - evaluate many candidates ------------------------------===//
 //
-// Candidate discovery, and the two worker pools joined by a queue.
+// Candidate discovery, and the two worker pools joined by a queue: CPU
+// builders ahead, device workers (several per device) after.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/Eval.h"
@@ -154,6 +155,10 @@ bool allPassed(const std::vector<StageSpec> &Stages, const Json &Record) {
 
 } // namespace
 
+int defaultDeviceJobs(const std::string &Device) {
+  return Device.rfind("cuda", 0) == 0 ? 4 : 1;
+}
+
 Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
                               const EvalOptions &O,
                               const PipelineEvaluator &Evaluator) {
@@ -255,8 +260,11 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::vector<std::thread> Threads;
   for (int I = 0; I < std::max(1, O.BuildJobs); ++I)
     Threads.emplace_back(Builder);
-  for (const std::string &Device : O.Devices)
-    Threads.emplace_back(DeviceWorker, Device);
+  for (const std::string &Device : O.Devices) {
+    int Jobs = O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device);
+    for (int J = 0; J < Jobs; ++J)
+      Threads.emplace_back(DeviceWorker, Device);
+  }
   for (std::thread &T : Threads)
     T.join();
   Bar.finish();

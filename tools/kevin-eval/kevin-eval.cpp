@@ -56,6 +56,11 @@ int main(int Argc, char **Argv) {
   App.add_option("-j,--jobs", Options.BuildJobs,
                  "Check and build jobs on the CPU pool")
       ->check(CLI::PositiveNumber);
+  App.add_option("--device-jobs", Options.DeviceJobs,
+                 "Candidates in flight per device: correctness runs share "
+                 "the device, timing loops take turns holding it alone "
+                 "(default: 4 on a CUDA device, 1 on the CPU)")
+      ->check(CLI::PositiveNumber);
   App.add_option("--stage-timeout", StageTimeout,
                  "Seconds one stage tool may take on one candidate");
   App.add_option("--check-preset", CheckPreset,

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <stdlib.h>
+
 using namespace kevin;
 
 namespace {
@@ -160,4 +164,103 @@ TEST(DiagnosticMapperTest, TruncatesLongOutput) {
   EXPECT_EQ(Cut.rfind("line 0\n", 0), 0u);
   EXPECT_NE(Cut.find("more bytes of compiler output cut"), std::string::npos);
   EXPECT_EQ(truncateMessage("short", 50), "short");
+}
+
+namespace {
+
+/// A toolchain of shell scripts: nvcc logs each call and fails on sources
+/// marked `needs_full_header` when given kevin's lean include directory,
+/// and on sources marked `always_fails`; g++ makes its -o file.
+struct FakeCompilers {
+  std::string Dir, Log;
+  FakeCompilers() {
+    char Template[] = "/tmp/kevin-fake-cc.XXXXXX";
+    Dir = ::mkdtemp(Template);
+    Log = Dir + "/nvcc.log";
+    write("nvcc", "[ \"$1\" = --version ] && { echo 'release 13.0'; exit 0; }\n"
+                  "echo \"$*\" >> " + Log + "\n"
+                  "src=$2; out=$4\n"
+                  "case \"$*\" in *lean-include*) lean=1 ;; *) lean=0 ;; esac\n"
+                  "if grep -q always_fails \"$src\"; then\n"
+                  "  echo \"$src(2): error: full header error\"; exit 1; fi\n"
+                  "if [ $lean = 1 ] && grep -q needs_full_header \"$src\"; "
+                  "then\n  echo \"$src(2): error: lean header error\"; exit 1; "
+                  "fi\n"
+                  ": > \"$out\"\n");
+    write("g++", "[ \"$1\" = --version ] && { echo 'g++ 12'; exit 0; }\n"
+                 "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; "
+                 "shift; done\n");
+  }
+  ~FakeCompilers() { std::filesystem::remove_all(Dir); }
+  void write(const std::string &Name, const std::string &Body) {
+    std::ofstream(Dir + "/" + Name) << "#!/bin/sh\n" << Body;
+    std::filesystem::permissions(Dir + "/" + Name,
+                                 std::filesystem::perms::owner_all);
+  }
+  TorchToolchain toolchain() const {
+    TorchToolchain T = ::toolchain();
+    T.Cxx = Dir + "/g++";
+    T.Nvcc = Dir + "/nvcc";
+    return T;
+  }
+  std::vector<std::string> nvccCalls() const {
+    std::vector<std::string> Lines;
+    std::ifstream In(Log);
+    for (std::string L; std::getline(In, L);)
+      Lines.push_back(L);
+    return Lines;
+  }
+  Expected<BuildResult> build(const std::string &CudaSource) const {
+    ExtensionSpec Spec = reluSpec();
+    Spec.CudaSources = {"#include <torch/extension.h>\n" + CudaSource};
+    BuildOptions Options;
+    Options.CacheDir = Dir + "/cache";
+    Options.UsePrecompiledHeader = false;
+    return buildExtension(Spec, toolchain(), Options);
+  }
+};
+
+} // namespace
+
+TEST(BuilderTest, CudaUnitsGetTheLeanExtensionHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build("__global__ void k() {}");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_TRUE(R->LeanCudaHeaderUsed);
+  std::vector<std::string> Calls = Fake.nvccCalls();
+  ASSERT_EQ(Calls.size(), 1u);
+  size_t Lean = Calls[0].find("-I " + Fake.Dir + "/cache/lean-include/");
+  ASSERT_NE(Lean, std::string::npos) << Calls[0];
+  // Before torch's own include directories.
+  EXPECT_LT(Lean, Calls[0].find("-isystem /torch/include"));
+  std::string Dir = Calls[0].substr(Lean + 3);
+  Dir = Dir.substr(0, Dir.find(' '));
+  std::ifstream Header(Dir + "/torch/extension.h");
+  std::string Text((std::istreambuf_iterator<char>(Header)), {});
+  EXPECT_NE(Text.find("#include <torch/types.h>"), std::string::npos);
+}
+
+TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build("// needs_full_header\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_FALSE(R->LeanCudaHeaderUsed);
+  std::vector<std::string> Calls = Fake.nvccCalls();
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_NE(Calls[0].find("lean-include"), std::string::npos);
+  EXPECT_EQ(Calls[1].find("lean-include"), std::string::npos);
+}
+
+TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build("// always_fails\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_FALSE(R->Ok);
+  EXPECT_EQ(R->Outcome, "build-error");
+  EXPECT_NE(R->Message.find("full header error"), std::string::npos)
+      << R->Message;
+  EXPECT_EQ(R->Message.find("lean header error"), std::string::npos);
+  EXPECT_EQ(Fake.nvccCalls().size(), 2u);
 }

@@ -14,6 +14,7 @@
 
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/Evaluator.h"
+#include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 
@@ -29,6 +30,8 @@ struct BenchOptions {
   std::string WorkerPath; ///< The kevin-worker executable.
   std::string Device = "cpu";
   std::string CacheDir;
+  /// Where the device locks live (kevin/Support/DeviceLock.h).
+  std::string LockDir = defaultLockDir();
   std::string CudaArch;
   /// "eager", or "compile" (torch.compile reference, torch 2.x).
   std::string Baseline = "eager";

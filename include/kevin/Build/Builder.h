@@ -82,6 +82,8 @@ struct BuildResult {
   std::string Key; ///< The content hash.
   bool CacheHit = false;
   bool PrecompiledHeaderUsed = false;
+  /// The CUDA units compiled with kevin's lean torch/extension.h.
+  bool LeanCudaHeaderUsed = false;
   double Seconds = 0;
   /// Compiler diagnostics, mapped to the candidate's lines and truncated.
   std::string Message;

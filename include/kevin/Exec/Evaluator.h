@@ -12,6 +12,7 @@
 #define KEVIN_EXEC_EVALUATOR_H
 
 #include "kevin/Exec/Compare.h"
+#include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 
@@ -31,6 +32,8 @@ struct EvaluatorOptions {
   double BuildTimeoutSeconds = 600;
   unsigned BuildJobs = 2;
   std::string CacheDir;
+  /// Where the device locks live (kevin/Support/DeviceLock.h).
+  std::string LockDir = defaultLockDir();
   std::string CudaArch;
   bool BuildOnly = false;
   bool IsolateNetwork = true;

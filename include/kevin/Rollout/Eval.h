@@ -31,6 +31,10 @@ Expected<std::vector<Json>> findCandidates(const std::vector<TaskFile> &Tasks,
 struct EvalOptions {
   std::vector<std::string> Devices = {"cpu"};
   int BuildJobs = 2;
+  /// Candidates in flight per device; 0: defaultDeviceJobs. Their
+  /// correctness runs share the device; their timing loops take turns
+  /// holding it alone (kevin/Support/DeviceLock.h).
+  int DeviceJobs = 0;
   std::string ResultsPath;
   /// Stages before the device (normally check, run --build-only), on the
   /// device (run --device D, bench --device D; "{device}" in an argument is
@@ -38,6 +42,10 @@ struct EvalOptions {
   std::vector<StageSpec> BuildStages, DeviceStages, FinalStages;
   bool ShowProgress = true;
 };
+
+/// 4 on a CUDA device (set-up and correctness runs overlap there), 1 on the
+/// CPU (where every run competes for the cores a timing loop uses).
+int defaultDeviceJobs(const std::string &Device);
 
 struct EvalSummary {
   int Evaluated = 0;

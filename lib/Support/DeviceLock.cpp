@@ -1,0 +1,146 @@
+//===-- DeviceLock.cpp - one device, many processes -----------------------===//
+//
+// See kevin/Support/DeviceLock.h.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Support/DeviceLock.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace kevin {
+
+namespace {
+
+/// flock, retried when a signal interrupts it.
+int flockRetrying(int Fd, int Operation) {
+  int R;
+  do
+    R = ::flock(Fd, Operation);
+  while (R != 0 && errno == EINTR);
+  return R;
+}
+
+Expected<int> openLockFile(const std::string &Path) {
+  int Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (Fd < 0)
+    return Error::inFile(Path, std::string("cannot open the device lock: ") +
+                                   std::strerror(errno));
+  ::fchmod(Fd, 0666); // Whatever the umask: other users share the device.
+  return Fd;
+}
+
+} // namespace
+
+std::string defaultLockDir() {
+  if (const char *Dir = std::getenv("KEVIN_LOCK_DIR"); Dir && *Dir)
+    return Dir;
+  return "/tmp/kevin-locks";
+}
+
+std::string deviceLockName(const std::string &Device,
+                           const std::string &Visible) {
+  if (Device.rfind("cuda", 0) != 0)
+    return Device;
+  std::string Index = Device.size() > 5 && Device[4] == ':'
+                          ? Device.substr(5)
+                          : std::string("0");
+  std::vector<std::string> Listed;
+  std::stringstream In(Visible);
+  for (std::string Item; std::getline(In, Item, ',');)
+    Listed.push_back(Item);
+  char *End = nullptr;
+  unsigned long N = std::strtoul(Index.c_str(), &End, 10);
+  if (!Index.empty() && *End == '\0' && N < Listed.size() &&
+      !Listed[N].empty())
+    return "cuda-" + Listed[N];
+  return "cuda-" + Index;
+}
+
+Expected<DeviceLock> DeviceLock::open(const std::string &Device,
+                                      const std::string &Dir) {
+  if (::mkdir(Dir.c_str(), 01777) == 0)
+    ::chmod(Dir.c_str(), 01777);
+  else if (errno != EEXIST)
+    return Error::inFile(Dir, std::string("cannot create the lock "
+                                          "directory: ") +
+                                  std::strerror(errno));
+  const char *Visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::string Path =
+      Dir + "/" + deviceLockName(Device, Visible ? Visible : "") + ".lock";
+  Expected<int> Lock = openLockFile(Path);
+  if (!Lock)
+    return Lock.error();
+  Expected<int> Turnstile = openLockFile(Path + ".turnstile");
+  if (!Turnstile) {
+    ::close(*Lock);
+    return Turnstile.error();
+  }
+  return DeviceLock(Path, *Lock, *Turnstile);
+}
+
+DeviceLock::DeviceLock(DeviceLock &&Other) noexcept
+    : Path(std::move(Other.Path)), LockFd(Other.LockFd),
+      TurnstileFd(Other.TurnstileFd), State(Other.State) {
+  Other.LockFd = Other.TurnstileFd = -1;
+  Other.State = Hold::None;
+}
+
+DeviceLock::~DeviceLock() {
+  // Closing the descriptors drops whatever they hold.
+  if (LockFd >= 0)
+    ::close(LockFd);
+  if (TurnstileFd >= 0)
+    ::close(TurnstileFd);
+}
+
+Error DeviceLock::lockShared() {
+  if (State == Hold::Shared)
+    return Error::success();
+  unlock();
+  // Through the turnstile: a writer waiting there goes first.
+  if (flockRetrying(TurnstileFd, LOCK_EX) != 0 ||
+      flockRetrying(TurnstileFd, LOCK_UN) != 0 ||
+      flockRetrying(LockFd, LOCK_SH) != 0)
+    return Error::inFile(Path, std::string("cannot lock the device: ") +
+                                   std::strerror(errno));
+  State = Hold::Shared;
+  return Error::success();
+}
+
+bool DeviceLock::tryLockExclusive() {
+  if (State == Hold::Exclusive)
+    return true;
+  if (State == Hold::Shared) {
+    // Converting in place is not atomic in flock(2); give it up explicitly.
+    flockRetrying(LockFd, LOCK_UN);
+    State = Hold::None;
+  }
+  if (State == Hold::None) {
+    if (flockRetrying(TurnstileFd, LOCK_EX | LOCK_NB) != 0)
+      return false;
+    State = Hold::Waiting;
+  }
+  if (flockRetrying(LockFd, LOCK_EX | LOCK_NB) != 0)
+    return false;
+  flockRetrying(TurnstileFd, LOCK_UN);
+  State = Hold::Exclusive;
+  return true;
+}
+
+void DeviceLock::unlock() {
+  if (State == Hold::Waiting)
+    flockRetrying(TurnstileFd, LOCK_UN);
+  if (State == Hold::Shared || State == Hold::Exclusive)
+    flockRetrying(LockFd, LOCK_UN);
+  State = Hold::None;
+}
+
+} // namespace kevin

@@ -1,0 +1,106 @@
+//===-- DeviceLockTest.cpp - tests for kevin/Support/DeviceLock.h ---------===//
+#include "kevin/Support/DeviceLock.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+using namespace kevin;
+
+namespace {
+
+/// A fresh lock directory per test. Separate DeviceLock objects have
+/// separate open files, so flock treats them as separate holders even in
+/// one process.
+struct DeviceLockTest : ::testing::Test {
+  std::string Dir;
+  void SetUp() override {
+    char Template[] = "/tmp/kevin-lock-test.XXXXXX";
+    ASSERT_NE(::mkdtemp(Template), nullptr);
+    Dir = Template;
+  }
+  void TearDown() override { std::filesystem::remove_all(Dir); }
+  DeviceLock open(const std::string &Device = "cuda:0") {
+    Expected<DeviceLock> L = DeviceLock::open(Device, Dir + "/locks");
+    EXPECT_TRUE(L) << (L ? "" : L.error().message());
+    return std::move(*L);
+  }
+};
+
+bool becomesTrue(const std::atomic<bool> &Flag, int Milliseconds) {
+  auto Until = std::chrono::steady_clock::now() +
+               std::chrono::milliseconds(Milliseconds);
+  while (!Flag && std::chrono::steady_clock::now() < Until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return Flag;
+}
+
+} // namespace
+
+TEST(DeviceLockNameTest, NamesOneGpuOnce) {
+  EXPECT_EQ(deviceLockName("cpu", ""), "cpu");
+  EXPECT_EQ(deviceLockName("cuda", ""), "cuda-0");
+  EXPECT_EQ(deviceLockName("cuda:0", ""), "cuda-0");
+  EXPECT_EQ(deviceLockName("cuda:1", ""), "cuda-1");
+  // Under CUDA_VISIBLE_DEVICES=3,1, cuda:1 is the machine's GPU 1.
+  EXPECT_EQ(deviceLockName("cuda", "3,1"), "cuda-3");
+  EXPECT_EQ(deviceLockName("cuda:1", "3,1"), "cuda-1");
+  EXPECT_EQ(deviceLockName("cuda:2", "3,1"), "cuda-2");
+}
+
+TEST_F(DeviceLockTest, SharedHoldersCoexistAndKeepAWriterOut) {
+  DeviceLock A = open(), B = open(), W = open();
+  ASSERT_FALSE(A.lockShared());
+  ASSERT_FALSE(B.lockShared());
+  EXPECT_FALSE(W.tryLockExclusive());
+  A.unlock();
+  EXPECT_FALSE(W.tryLockExclusive());
+  B.unlock();
+  EXPECT_TRUE(W.tryLockExclusive());
+  EXPECT_TRUE(W.tryLockExclusive()); // Held: stays held.
+}
+
+TEST_F(DeviceLockTest, OtherDevicesAreIndependent) {
+  DeviceLock Gpu0 = open("cuda:0"), Gpu1 = open("cuda:1");
+  ASSERT_FALSE(Gpu0.lockShared());
+  EXPECT_TRUE(Gpu1.tryLockExclusive());
+}
+
+TEST_F(DeviceLockTest, AWaitingWriterGoesBeforeNewReaders) {
+  DeviceLock Reader = open(), Writer = open(), Late = open();
+  ASSERT_FALSE(Reader.lockShared());
+  EXPECT_FALSE(Writer.tryLockExclusive()); // Now waiting at the turnstile.
+  std::atomic<bool> LateHolds{false};
+  std::thread T([&] {
+    EXPECT_FALSE(Late.lockShared());
+    LateHolds = true;
+  });
+  EXPECT_FALSE(becomesTrue(LateHolds, 200)) << "a new reader overtook";
+  Reader.unlock();
+  EXPECT_TRUE(Writer.tryLockExclusive());
+  EXPECT_FALSE(becomesTrue(LateHolds, 200)) << "a reader beside the writer";
+  Writer.unlock();
+  EXPECT_TRUE(becomesTrue(LateHolds, 5000));
+  T.join();
+}
+
+TEST_F(DeviceLockTest, AWriterGivesUpItsOwnSharedHold) {
+  DeviceLock Bench = open(), Other = open();
+  ASSERT_FALSE(Bench.lockShared());
+  // Its own shared hold does not keep it out; another writer stays out.
+  EXPECT_TRUE(Bench.tryLockExclusive());
+  EXPECT_FALSE(Other.tryLockExclusive());
+}
+
+TEST_F(DeviceLockTest, ALockDiesWithItsHolder) {
+  {
+    DeviceLock Gone = open();
+    ASSERT_TRUE(Gone.tryLockExclusive());
+  }
+  DeviceLock Next = open();
+  EXPECT_TRUE(Next.tryLockExclusive());
+}
