@@ -6,7 +6,8 @@
 #      and a cold load_inline compile per candidate, 5 correctness trials,
 #      100 timed trials per side), --parallel $BASELINE_PARALLEL at a time;
 #   2. with kevin eval from a cold build cache (-j $(nproc) build pool ahead
-#      of the device worker);
+#      of $DEVICE_JOBS device workers, default 4, whose timing loops take
+#      turns holding the GPU alone);
 #   3. with kevin eval again on the warm cache;
 # then checks that the correctness verdicts agree and prints seconds per
 # candidate for each, the ratios, and kevin's time by stage. kevin-check is
@@ -22,6 +23,7 @@ BIN=${BIN:-$ROOT/build-gpu/bin}
 PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
 PHASES=${1:-baseline,cold,warm}
 BASELINE_PARALLEL=${BASELINE_PARALLEL:-4}
+DEVICE_JOBS=${DEVICE_JOBS:-4}
 mkdir -p "$OUT"
 export KEVIN_TASK_PROFILE=gpu
 TASKS=$ROOT/share/kevin/tasks
@@ -38,7 +40,7 @@ run_kevin() { # name
   local start end
   start=$(date +%s%N)
   "$BIN/kevin" eval --no-check --no-report --tasks "$TASKS" --solutions "$SOLUTIONS" \
-    --device cuda -j "$(nproc)" -o "$OUT/kevin-$1.jsonl" > "$OUT/kevin-$1.log" 2>&1
+    --device cuda -j "$(nproc)" --device-jobs "$DEVICE_JOBS" -o "$OUT/kevin-$1.jsonl" > "$OUT/kevin-$1.log" 2>&1
   end=$(date +%s%N)
   echo "$1 $(( (end - start) / 1000000 ))" >> "$OUT/kevin-walls.txt"
 }
@@ -66,21 +68,35 @@ base = rows("baseline.jsonl")
 base_per = sum(r["wall_seconds"] for r in base.values()) / len(base) if base else float("nan")
 print("candidates: %d" % n)
 print("baseline (KernelBench protocol): %.1f s per candidate (mean process wall)" % base_per)
+batch_per = float("nan")
+if os.path.exists(os.path.join(out, "baseline.txt")):
+    import re
+    m = re.search(r"= ([0-9.]+) s per candidate", open(os.path.join(out, "baseline.txt")).read())
+    if m:
+        batch_per = float(m.group(1))
+        print("baseline, processes in parallel: %.1f s per candidate (batch wall / N)" % batch_per)
 for name in ("cold", "warm"):
     k = rows("kevin-%s.jsonl" % name)
     if not k or name not in walls:
         continue
     per = walls[name] / len(k)
-    split = {"build": 0.0, "run": 0.0, "bench": 0.0}
+    split = {"build": 0.0, "run": 0.0, "bench": 0.0, "run_wait": 0.0, "bench_wait": 0.0}
     for r in k.values():
+        run_s = r.get("run", {}).get("seconds", {})
+        bench_s = r.get("bench", {}).get("seconds", {})
         split["build"] += r.get("build", {}).get("seconds", 0.0)
-        split["run"] += r.get("run", {}).get("seconds", {}).get("total", 0.0)
-        split["bench"] += r.get("bench", {}).get("seconds", {}).get("total", 0.0)
+        split["run"] += run_s.get("total", 0.0)
+        split["bench"] += bench_s.get("total", 0.0)
+        split["run_wait"] += run_s.get("device_wait", 0.0)
+        split["bench_wait"] += bench_s.get("device_wait", 0.0)
     disagree = [t for t in k if t in base and bool(k[t].get("run", {}).get("correct")) != bool(base[t]["correct"])]
     print("kevin eval %s cache: %.1f s wall for %d = %.1f s per candidate; baseline/kevin = %.2fx"
-          % (name, walls[name], len(k), per, base_per / per))
+          " (parallel baseline/kevin = %.2fx)"
+          % (name, walls[name], len(k), per, base_per / per, batch_per / per))
     print("  summed stage seconds per candidate: build %.1f, run %.1f, bench %.1f (stages overlap across candidates)"
           % tuple(split[s] / len(k) for s in ("build", "run", "bench")))
+    print("  of which waiting for the device: run %.1f, bench %.1f"
+          % tuple(split[s] / len(k) for s in ("run_wait", "bench_wait")))
     print("  verdicts: %d correct; disagreements with the baseline: %s"
           % (sum(bool(r.get("run", {}).get("correct")) for r in k.values()), disagree or "none"))
 PY

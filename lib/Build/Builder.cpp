@@ -461,19 +461,27 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       return E;
 
   std::vector<std::string> Cxx = cxxFlags(Spec, T);
-  std::string Pch;
-  if (Options.UsePrecompiledHeader) {
-    bool Wanted = false;
-    for (const TranslationUnit &U : Units)
-      Wanted |= !U.IsCuda && U.StartsWithExtensionHeader;
-    if (Wanted)
-      Pch = precompiledHeader(Cxx, T, Options);
-  }
-  Result.PrecompiledHeaderUsed = !Pch.empty();
   std::string LeanDir;
   for (const TranslationUnit &U : Units)
     if (U.IsCuda && LeanDir.empty())
       LeanDir = leanIncludeDir(Options);
+
+  // The precompiled header is built (once per cache, when missing) by the
+  // first unit that wants it, while nvcc already runs on the CUDA units.
+  std::string Pch;
+  std::once_flag PchOnce;
+  auto cxxArgv = [&](const TranslationUnit &U, const std::string &Object) {
+    std::vector<std::string> Argv = {T.Cxx};
+    Argv.insert(Argv.end(), Cxx.begin(), Cxx.end());
+    if (Options.UsePrecompiledHeader && U.StartsWithExtensionHeader) {
+      std::call_once(PchOnce,
+                     [&] { Pch = precompiledHeader(Cxx, T, Options); });
+      if (!Pch.empty())
+        Argv.insert(Argv.end(), {"-include", Pch, "-Winvalid-pch"});
+    }
+    Argv.insert(Argv.end(), {"-c", Dir + U.FileName, "-o", Object});
+    return Argv;
+  };
 
   std::vector<Step> Steps(Units.size());
   std::vector<std::string> Objects;
@@ -481,36 +489,36 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     const TranslationUnit &U = Units[I];
     std::string Object = U.FileName + (U.IsCuda ? ".cuda.o" : ".o");
     Objects.push_back(Object);
-    if (U.IsCuda) {
-      std::vector<std::string> Full = {T.Nvcc, "-c", Dir + U.FileName, "-o",
-                                       Object};
-      for (const std::string &F : nvccFlags(Spec, T))
-        Full.push_back(F);
-      Steps[I].Argv = Full;
-      if (!LeanDir.empty()) {
-        // -I comes before every -isystem directory and the candidate's -I.
-        Steps[I].Argv.insert(Steps[I].Argv.begin() + 5, {"-I", LeanDir});
-        Steps[I].FallbackArgv = Full;
-      }
-    } else {
-      Steps[I].Argv = {T.Cxx};
-      Steps[I].Argv.insert(Steps[I].Argv.end(), Cxx.begin(), Cxx.end());
-      if (!Pch.empty() && U.StartsWithExtensionHeader)
-        Steps[I].Argv.insert(Steps[I].Argv.end(),
-                             {"-include", Pch, "-Winvalid-pch"});
-      Steps[I].Argv.insert(Steps[I].Argv.end(),
-                           {"-c", Dir + U.FileName, "-o", Object});
+    if (!U.IsCuda)
+      continue; // Its command line waits for the precompiled header.
+    std::vector<std::string> Full = {T.Nvcc, "-c", Dir + U.FileName, "-o",
+                                     Object};
+    for (const std::string &F : nvccFlags(Spec, T))
+      Full.push_back(F);
+    Steps[I].Argv = Full;
+    if (!LeanDir.empty()) {
+      // -I comes before every -isystem directory and the candidate's -I.
+      Steps[I].Argv.insert(Steps[I].Argv.begin() + 5, {"-I", LeanDir});
+      Steps[I].FallbackArgv = Full;
     }
   }
-  // Compile the units, at most Jobs at a time.
+  // Compile the units, at most Jobs at a time, the (slow) CUDA units first.
+  std::vector<size_t> Order(Units.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_partition(Order.begin(), Order.end(),
+                        [&](size_t I) { return Units[I].IsCuda; });
   std::vector<std::thread> Threads;
   std::atomic<size_t> Next{0};
   unsigned Workers =
       std::max(1u, std::min<unsigned>(Options.Jobs, Steps.size()));
   for (unsigned W = 0; W < Workers; ++W)
     Threads.emplace_back([&] {
-      for (size_t I; (I = Next++) < Steps.size();) {
+      for (size_t N; (N = Next++) < Order.size();) {
+        size_t I = Order[N];
         Step &S = Steps[I];
+        if (!Units[I].IsCuda)
+          S.Argv = cxxArgv(Units[I], Objects[I]);
         runStep(S, T, Options, Dir);
         if (!S.Ok && !S.TimedOut && !S.FallbackArgv.empty()) {
           S.Argv = S.FallbackArgv;
@@ -521,6 +529,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     });
   for (std::thread &Th : Threads)
     Th.join();
+  Result.PrecompiledHeaderUsed = !Pch.empty();
 
   std::string Output;
   bool Ok = true, TimedOut = false;
