@@ -15,6 +15,7 @@
 # measured on the CPU machine (utils/bench-check.sh).
 #
 # usage: OUT=dir BIN=build-gpu/bin utils/bench-eval-throughput.sh [baseline,cold,warm]
+# (the phases run in the order given; the summary reads whatever $OUT holds)
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,17 +25,14 @@ PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
 PHASES=${1:-baseline,cold,warm}
 BASELINE_PARALLEL=${BASELINE_PARALLEL:-4}
 DEVICE_JOBS=${DEVICE_JOBS:-4}
+# kevin's build cache of the cold and warm phases (outside $OUT: it holds a
+# precompiled header of several hundred MB).
+CACHE=${THROUGHPUT_CACHE:-${TMPDIR:-/tmp}/kevin-throughput-cache}
 mkdir -p "$OUT"
 export KEVIN_TASK_PROFILE=gpu
 TASKS=$ROOT/share/kevin/tasks
 SOLUTIONS=$ROOT/share/kevin/solutions/cuda
 N=$(ls "$SOLUTIONS"/*/*.py | wc -l)
-want() { case ",$PHASES," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-
-if want baseline; then
-  "$PYTHON" "$ROOT/utils/kernelbench-baseline.py" --tasks "$TASKS" --solutions "$SOLUTIONS" \
-    --parallel "$BASELINE_PARALLEL" --out "$OUT/baseline.jsonl" | tee "$OUT/baseline.txt"
-fi
 
 run_kevin() { # name
   local start end
@@ -44,14 +42,21 @@ run_kevin() { # name
   end=$(date +%s%N)
   echo "$1 $(( (end - start) / 1000000 ))" >> "$OUT/kevin-walls.txt"
 }
-if want cold; then
-  rm -rf "$OUT/cache" "$OUT/kevin-cold.jsonl"
-  KEVIN_CACHE_DIR=$OUT/cache run_kevin cold
-fi
-if want warm; then
-  rm -f "$OUT/kevin-warm.jsonl"
-  KEVIN_CACHE_DIR=$OUT/cache run_kevin warm
-fi
+# The phases run in the order given.
+for PHASE in ${PHASES//,/ }; do
+  case $PHASE in
+    baseline)
+      "$PYTHON" "$ROOT/utils/kernelbench-baseline.py" --tasks "$TASKS" --solutions "$SOLUTIONS" \
+        --parallel "$BASELINE_PARALLEL" --out "$OUT/baseline.jsonl" | tee "$OUT/baseline.txt" ;;
+    cold)
+      rm -rf "$CACHE" "$OUT/kevin-cold.jsonl"
+      KEVIN_CACHE_DIR=$CACHE run_kevin cold ;;
+    warm)
+      rm -f "$OUT/kevin-warm.jsonl"
+      KEVIN_CACHE_DIR=$CACHE run_kevin warm ;;
+    *) echo "bench-eval-throughput.sh: error: unknown phase '$PHASE'" >&2; exit 2 ;;
+  esac
+done
 
 "$PYTHON" - "$OUT" "$N" <<'PY'
 import json, os, sys

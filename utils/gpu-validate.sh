@@ -18,7 +18,8 @@
 #   lit         the lit tests that need a GPU (`gpu/` directories);
 #   timing      utils/bench-timing.py (kevin-bench repeatability, agreement
 #               with triton's do_bench, escape candidates);
-#   buildbench  utils/bench-build.sh for a CPU and a CUDA extension;
+#   buildbench  utils/bench-build.sh for a CPU and a CUDA extension
+#               (BUILDBENCH=cuda: the CUDA one only);
 #   throughput  utils/bench-eval-throughput.sh (kevin eval against the
 #               KernelBench protocol; THROUGHPUT_PHASES picks its phases).
 # PRECOMPILE=timing compiles only what the timing step needs; TIMING_ARGS
@@ -165,12 +166,14 @@ tail -12 "$OUT/throughput.log" | tee -a "$SUMMARY"
 fi
 
 #--- build benchmark ----------------------------------------------------------
-if want buildbench; then
+if want buildbench && [ "${BUILDBENCH:-cpu,cuda}" != cuda ]; then
 step "bench cpu"
 timeout 240 "$ROOT/utils/bench-build.sh" --build-dir "$BUILD" --python "$PYTHON" \
   > "$OUT/bench-cpu.log" 2>&1 || echo "(bench cpu did not finish)" >> "$OUT/bench-cpu.log"
 note "-- bench, CPU extension (test/kevin-run/Inputs/relu_cpp.py):"
 tail -9 "$OUT/bench-cpu.log" | tee -a "$SUMMARY"
+fi
+if want buildbench; then
 LEFT=$(( 540 - $(elapsed) ))
 if [ "$LEFT" -gt 200 ]; then
   step "bench cuda"
