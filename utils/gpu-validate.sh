@@ -15,7 +15,8 @@
 #               cuda, the illegal-address kernel first, comparing run.outcome
 #               with the case's `# EXPECT-OUTCOME:` line; then a few
 #               device-independent CPU-suite cases on the GPU;
-#   lit         the lit tests that need a GPU (`gpu/` directories);
+#   lit         the lit tests that need a GPU (`gpu/` directories; LIT_FILTER
+#               narrows them);
 #   timing      utils/bench-timing.py (kevin-bench repeatability, agreement
 #               with triton's do_bench, escape candidates);
 #   buildbench  utils/bench-build.sh for a CPU and a CUDA extension
@@ -138,7 +139,7 @@ FAIL=${FAIL:-0}
 if want lit; then
 step "lit"
 PATH="$ROOT/.gpu/bin:$PATH" timeout 400 "$PYTHON" "$ROOT/.gpu/lit/lit.py" -sv -j 4 "$BUILD/test" \
-  --filter '/gpu/' > "$OUT/lit.log" 2>&1
+  --filter "${LIT_FILTER:-/gpu/}" > "$OUT/lit.log" 2>&1
 LIT_RC=$?
 note "lit (gpu/): $(grep -E '^ *(Passed|Failed|Unsupported)' "$OUT/lit.log" | tr -s ' ' | tr '\n' ' ') rc=$LIT_RC"
 [ "$LIT_RC" -eq 0 ] || { FAIL=$((FAIL + 1)); grep -E "^(FAIL|TIMEOUT)" "$OUT/lit.log" | tee -a "$SUMMARY"; }

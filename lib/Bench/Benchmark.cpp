@@ -15,6 +15,7 @@
 #include "kevin/Bench/Statistics.h"
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Exec/TensorFile.h"
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/DeviceLock.h"
 

@@ -23,6 +23,7 @@
 #include "kevin/Bench/Statistics.h"
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Exec/TensorFile.h"
 #include "kevin/Exec/Worker.h"
 #include "kevin/Exec/WorkerProcess.h"
 
@@ -145,6 +146,12 @@ public:
     T.Runtime = *Rt;
     T.Stream = reinterpret_cast<CudaRuntime::Stream>(
         Prelude.attr("use_timing_stream")(Device).cast<uintptr_t>());
+    // Before any candidate code: a limit the device starts with, or keeps
+    // through a reset, is the machine's, not the candidate's.
+    Environment["l2_persisting_limit_at_start"] = T.Runtime->persistingL2Limit();
+    T.Runtime->resetPersistingL2(0);
+    T.PersistingFloor = T.Runtime->persistingL2Limit();
+    Environment["l2_persisting_limit_floor"] = T.PersistingFloor;
     if (!FlushBytes)
       FlushBytes = std::max<size_t>(
           2 * Environment.value("l2_bytes", size_t(0)), size_t(256) << 20);
@@ -169,7 +176,7 @@ public:
       // outside the timed region, and the GPU is busy with it while the
       // host launches forward, so launch latency is hidden as it is in
       // triton's do_bench.
-      PersistingResets += Runtime->resetPersistingL2();
+      PersistingResets += Runtime->resetPersistingL2(PersistingFloor);
       Runtime->synchronizeDevice();
       Flush.zero_();
     }
@@ -216,6 +223,7 @@ private:
   CudaRuntime::Event Start = nullptr, EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
   unsigned PersistingResets = 0;
+  size_t PersistingFloor = 0;
 };
 
 /// Bitwise-equal contents (NaN equal to NaN), compared where they live.

@@ -8,13 +8,15 @@
 #include "kevin/Exec/Compare.h"
 
 #include <ATen/ATen.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace kevin {
 
@@ -31,6 +33,73 @@ std::string number(double V) {
   char Buffer[32];
   std::snprintf(Buffer, sizeof(Buffer), "%.4g", V);
   return Buffer;
+}
+
+/// What compareTrial needs of one output, from one pass over both sides
+/// (no temporaries: gpu-profile outputs run to hundreds of megabytes).
+struct OutputScan {
+  int64_t BadNonFinite = 0;     ///< reference finite, candidate NaN/Inf
+  int64_t NonFiniteDiffer = 0;  ///< reference NaN/Inf, candidate different
+  int64_t OutsideTolerance = 0; ///< |c - r| > |r| * rtol + atol
+  double MaxAbs = 0, MaxRel = 0;
+  double SumSquares = 0; ///< of the finite reference values
+  void add(const OutputScan &O) {
+    BadNonFinite += O.BadNonFinite;
+    NonFiniteDiffer += O.NonFiniteDiffer;
+    OutsideTolerance += O.OutsideTolerance;
+    // NaN (0/0 relative errors with atol 0) wins, as in a tensor max.
+    MaxAbs = std::isnan(O.MaxAbs) || O.MaxAbs > MaxAbs ? O.MaxAbs : MaxAbs;
+    MaxRel = std::isnan(O.MaxRel) || O.MaxRel > MaxRel ? O.MaxRel : MaxRel;
+    SumSquares += O.SumSquares;
+  }
+};
+
+/// Scans contiguous R and C of element type T (float or double) in chunks
+/// spread over ATen's threads; arithmetic in T, as tensor ops would do it.
+template <typename T>
+OutputScan scanOutputs(const at::Tensor &R, const at::Tensor &C,
+                       const Tolerance &Tol, double Atol) {
+  const T *RData = R.data_ptr<T>(), *CData = C.data_ptr<T>();
+  const int64_t N = R.numel();
+  const int64_t Chunk = 1 << 16;
+  const int64_t Chunks = (N + Chunk - 1) / Chunk;
+  const T Rtol = static_cast<T>(Tol.Rtol), Abs = static_cast<T>(Atol),
+          RelFloor = static_cast<T>(Tol.Atol);
+  std::vector<OutputScan> Partial(static_cast<size_t>(Chunks));
+  at::parallel_for(0, Chunks, 1, [&](int64_t Begin, int64_t End) {
+    for (int64_t K = Begin; K < End; ++K) {
+      OutputScan S;
+      T MaxAbs = 0, MaxRel = 0;
+      bool RelNan = false;
+      for (int64_t E = K * Chunk, Last = std::min(N, E + Chunk); E < Last;
+           ++E) {
+        T Ref = RData[E], Cand = CData[E];
+        if (!std::isfinite(Ref)) {
+          bool Same = std::isnan(Ref) ? std::isnan(Cand) : Cand == Ref;
+          S.NonFiniteDiffer += !Same;
+          continue;
+        }
+        if (!std::isfinite(Cand)) {
+          ++S.BadNonFinite;
+          continue;
+        }
+        T AbsRef = std::abs(Ref), Diff = std::abs(Cand - Ref);
+        S.SumSquares += static_cast<double>(AbsRef) * AbsRef;
+        MaxAbs = std::max(MaxAbs, Diff);
+        T Rel = Diff / std::max(AbsRef, RelFloor);
+        RelNan |= std::isnan(Rel);
+        MaxRel = std::max(MaxRel, Rel);
+        S.OutsideTolerance += Diff > AbsRef * Rtol + Abs;
+      }
+      S.MaxAbs = MaxAbs;
+      S.MaxRel = RelNan ? NAN : static_cast<double>(MaxRel);
+      Partial[static_cast<size_t>(K)] = S;
+    }
+  });
+  OutputScan Total;
+  for (const OutputScan &S : Partial)
+    Total.add(S);
+  return Total;
 }
 
 } // namespace
@@ -126,53 +195,40 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
       C = C.to(Work);
       if (R.numel() == 0)
         continue;
-      bool RAllFinite = at::isfinite(R).all().item<bool>();
-      bool CAllFinite = RAllFinite ? at::isfinite(C).all().item<bool>() : false;
-      at::Tensor RNonFinite;
-      if (!RAllFinite || !CAllFinite) {
-        at::Tensor RFinite = at::isfinite(R), CFinite = at::isfinite(C);
-        at::Tensor BadNonFinite = RFinite.logical_and(CFinite.logical_not());
-        if (BadNonFinite.any().item<bool>()) {
-          int64_t Count = BadNonFinite.sum().item<int64_t>();
-          Result.Result = Outcome::Nan;
-          Result.Message = Which + std::to_string(Count) +
-                           " NaN/Inf values where the reference is finite";
-          Result.MaxAbsError = Result.MaxRelError = INFINITY;
-          return Result;
-        }
-        // Where the reference is not finite, the candidate must match it.
-        RNonFinite = RFinite.logical_not();
-        at::Tensor Same = at::where(at::isnan(R), at::isnan(C), R.eq(C));
-        if (Same.logical_or(RFinite).logical_not().any().item<bool>()) {
-          Result.Result = Outcome::Mismatch;
-          Result.Message = Which + "NaN/Inf positions differ from the reference";
-          return Result;
-        }
-      }
-      at::Tensor Diff = (C - R).abs_();
-      at::Tensor AbsR = R.abs();
-      if (RNonFinite.defined()) {
-        Diff.masked_fill_(RNonFinite, 0);
-        AbsR.masked_fill_(RNonFinite, 0);
-      }
+      R = R.contiguous();
+      C = C.contiguous();
       Tolerance Tol = Tolerances.forDtype(dtypeName(Reference[I]));
+      OutputScan Scan = Work == at::kFloat
+                            ? scanOutputs<float>(R, C, Tol, Tol.Atol)
+                            : scanOutputs<double>(R, C, Tol, Tol.Atol);
+      if (Scan.BadNonFinite > 0) {
+        Result.Result = Outcome::Nan;
+        Result.Message = Which + std::to_string(Scan.BadNonFinite) +
+                         " NaN/Inf values where the reference is finite";
+        Result.MaxAbsError = Result.MaxRelError = INFINITY;
+        return Result;
+      }
+      if (Scan.NonFiniteDiffer > 0) {
+        Result.Result = Outcome::Mismatch;
+        Result.Message = Which + "NaN/Inf positions differ from the reference";
+        return Result;
+      }
       double Atol = Tol.Atol;
       if (ScaleAware) {
-        double Rms = AbsR.to(at::kDouble).pow(2).mean().sqrt().item<double>();
-        Atol = Tol.Atol * Rms;
+        // Scaled by the reference's RMS (non-finite positions count as 0).
+        Atol = Tol.Atol * std::sqrt(Scan.SumSquares / R.numel());
+        Scan = Work == at::kFloat ? scanOutputs<float>(R, C, Tol, Atol)
+                                  : scanOutputs<double>(R, C, Tol, Atol);
       }
-      double MaxAbs = Diff.max().item<double>();
-      double MaxRel = (Diff / AbsR.clamp_min(Tol.Atol)).max().item<double>();
-      Result.MaxAbsError = std::max(Result.MaxAbsError, MaxAbs);
-      Result.MaxRelError = std::max(Result.MaxRelError, MaxRel);
-      at::Tensor Bad = Diff.gt(AbsR * Tol.Rtol + Atol);
-      if (Bad.any().item<bool>() && Result.Result == Outcome::Ok) {
-        int64_t Count = Bad.sum().item<int64_t>();
+      Result.MaxAbsError = std::max(Result.MaxAbsError, Scan.MaxAbs);
+      Result.MaxRelError = std::max(Result.MaxRelError, Scan.MaxRel);
+      if (Scan.OutsideTolerance > 0 && Result.Result == Outcome::Ok) {
         Result.Result = Outcome::Mismatch;
-        Result.Message =
-            Which + std::to_string(Count) + " of " + std::to_string(R.numel()) +
-            " elements outside tolerance (max abs error " + number(MaxAbs) +
-            ", atol " + number(Atol) + ", rtol " + number(Tol.Rtol) + ")";
+        Result.Message = Which + std::to_string(Scan.OutsideTolerance) +
+                         " of " + std::to_string(R.numel()) +
+                         " elements outside tolerance (max abs error " +
+                         number(Scan.MaxAbs) + ", atol " + number(Atol) +
+                         ", rtol " + number(Tol.Rtol) + ")";
       }
     }
   } catch (const std::exception &E) {
@@ -198,12 +254,18 @@ bool trivialOutputWouldPass(
         if (!at::isfinite(R).all().item<bool>())
           return false;
         Tolerance Tol = Tolerances.forDtype(dtypeName(Ref));
-        at::Tensor Limit = R.abs().mul_(Tol.Rtol).add_(Tol.Atol);
-        if (ZerosPass)
-          ZerosPass = R.abs().le(Limit).all().item<bool>();
-        if (ConstantPass) {
-          double Mean = R.to(at::kDouble).mean().item<double>();
-          ConstantPass = (R - Mean).abs_().le(Limit).all().item<bool>();
+        double Mean = R.sum(at::kDouble).item<double>() / R.numel();
+        // A trivial output that fails on the first elements fails: look
+        // there first, then (rarely needed) at the whole output.
+        at::Tensor Flat = R.reshape({-1});
+        for (at::Tensor Part : {Flat.slice(0, 0, 4096), Flat}) {
+          at::Tensor Limit = Part.abs().mul_(Tol.Rtol).add_(Tol.Atol);
+          if (ZerosPass)
+            ZerosPass = Part.abs().le(Limit).all().item<bool>();
+          if (ConstantPass)
+            ConstantPass = (Part - Mean).abs_().le(Limit).all().item<bool>();
+          if (!ZerosPass && !ConstantPass)
+            break;
         }
         // Real tasks fail both on their first output: stop there.
         if (!ZerosPass && !ConstantPass)
@@ -233,47 +295,6 @@ bool sameBits(const std::vector<at::Tensor> &A,
     return false;
   }
   return true;
-}
-
-Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary | std::ios::ate);
-  if (!In)
-    return Error::inFile(Path, "cannot open tensor file");
-  // One read of the whole file (tensor files run to gigabytes).
-  std::vector<char> Bytes(static_cast<size_t>(In.tellg()));
-  In.seekg(0);
-  In.read(Bytes.data(), static_cast<std::streamsize>(Bytes.size()));
-  if (!In)
-    return Error::inFile(Path, "cannot read tensor file");
-  try {
-    c10::IValue Value = torch::jit::pickle_load(Bytes);
-    std::vector<at::Tensor> Tensors;
-    for (const c10::IValue &Item : Value.toListRef())
-      Tensors.push_back(Item.toTensor());
-    return Tensors;
-  } catch (const std::exception &E) {
-    return Error::inFile(Path,
-                         std::string("malformed tensor file: ") + E.what());
-  }
-}
-
-Error writeTensorFile(const std::string &Path,
-                      const std::vector<at::Tensor> &Tensors) {
-  try {
-    c10::List<at::Tensor> List;
-    for (const at::Tensor &T : Tensors)
-      List.push_back(T.device().is_cpu() ? T : T.to(at::kCPU));
-    std::vector<char> Bytes = torch::jit::pickle_save(c10::IValue(List));
-    std::string Tmp = Path + ".tmp";
-    std::ofstream Out(Tmp, std::ios::binary);
-    Out.write(Bytes.data(), static_cast<std::streamsize>(Bytes.size()));
-    Out.close();
-    if (!Out || std::rename(Tmp.c_str(), Path.c_str()) != 0)
-      return Error::inFile(Path, "cannot write tensor file");
-  } catch (const std::exception &E) {
-    return Error::inFile(Path, std::string("cannot save tensors: ") + E.what());
-  }
-  return Error::success();
 }
 
 } // namespace kevin

@@ -78,10 +78,16 @@ double CudaRuntime::elapsedMilliseconds(Event Start, Event End) const {
 
 bool CudaRuntime::synchronizeDevice() const { return DeviceSynchronize() == 0; }
 
-bool CudaRuntime::resetPersistingL2() const {
+size_t CudaRuntime::persistingL2Limit() const {
   size_t Limit = 0;
   if (!DeviceGetLimit ||
-      DeviceGetLimit(&Limit, LimitPersistingL2CacheSize) != 0 || Limit == 0)
+      DeviceGetLimit(&Limit, LimitPersistingL2CacheSize) != 0)
+    return 0;
+  return Limit;
+}
+
+bool CudaRuntime::resetPersistingL2(size_t Floor) const {
+  if (persistingL2Limit() <= Floor)
     return false;
   if (DeviceSetLimit)
     DeviceSetLimit(LimitPersistingL2CacheSize, 0);

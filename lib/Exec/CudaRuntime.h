@@ -33,11 +33,15 @@ public:
   double elapsedMilliseconds(Event Start, Event End) const;
   /// cudaDeviceSynchronize; false when it reports an error.
   bool synchronizeDevice() const;
-  /// When some code set aside persisting L2 (a non-zero persisting limit),
-  /// resets the limit to 0 and evicts the persisting lines, and returns true.
-  /// A cheap query otherwise: nothing is reconfigured between calls that did
-  /// not ask for persistence.
-  bool resetPersistingL2() const;
+  /// The persisting-L2 limit (cudaLimitPersistingL2CacheSize); 0 when it
+  /// cannot be read.
+  size_t persistingL2Limit() const;
+  /// When the persisting limit is above Floor (some code set aside
+  /// persisting L2), resets it to 0, evicts the persisting lines and returns
+  /// true. A cheap query otherwise: nothing is reconfigured between calls
+  /// that did not ask for persistence. Floor is what a reset leaves on this
+  /// device before any candidate code ran (normally 0).
+  bool resetPersistingL2(size_t Floor) const;
 
 private:
   using Status = int;

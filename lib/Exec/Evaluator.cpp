@@ -14,6 +14,7 @@
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Exec/TensorFile.h"
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Hash.h"

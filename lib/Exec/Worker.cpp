@@ -13,6 +13,7 @@
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Exec/TensorFile.h"
 #include "kevin/Support/Record.h"
 
 #include <ATen/ATen.h>
@@ -339,11 +340,13 @@ int runReferenceWorker(const WorkerOptions &Options) {
       py::list Args;
       for (py::handle Item : Inputs) {
         if (THPVariable_Check(Item.ptr())) {
-          at::Tensor Tensor = fromPython(Item).to(at::Device(Options.Device));
+          at::Tensor Drawn = fromPython(Item);
+          at::Tensor Tensor = Drawn.to(at::Device(Options.Device));
           Json Slot;
           Slot["tensor"] = Pristine.size();
           Layout.push_back(Slot);
-          Pristine.push_back(Tensor.to(at::kCPU, false, true));
+          // The model gets a clone: a CPU draw stays pristine as it is.
+          Pristine.push_back(Drawn.is_cpu() ? Drawn : Tensor.to(at::kCPU));
           Args.append(toPython(Tensor.clone()));
         } else {
           Json Slot;
@@ -387,7 +390,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
         }
         at::Tensor O = fromPython(H);
         Metas.push_back(tensorMeta(O));
-        OutTensors.push_back(O.detach().to(at::kCPU, false, true));
+        OutTensors.push_back(O.detach().to(at::kCPU));
       }
       Outputs["tensors"] = Metas;
       if (Error E = writeTensorFile(
@@ -701,13 +704,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
         Meta["aliases_input"] = Aliases;
         Meta["aliases_parameter"] = AliasesParameter;
         Metas.push_back(Meta);
-        Copies.push_back(O.detach().to(at::kCPU, false, true));
+        Copies.push_back(O.detach()); // written before the next call
       }
       Outputs["tensors"] = Metas;
       // The inputs after the call against the file they were loaded from.
       std::vector<at::Tensor> After;
       for (const at::Tensor &In : Given)
-        After.push_back(In.to(at::kCPU, false, true));
+        After.push_back(In.to(at::kCPU));
       bool InputsChanged = !sameBits(After, *Loaded);
       if (Error E = writeTensorFile(
               protocol::trialFile(Options.Dir, T, "outputs"), Copies)) {

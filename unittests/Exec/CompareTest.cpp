@@ -96,17 +96,6 @@ TEST(CompareTest, SameBits) {
   EXPECT_TRUE(sameBits({N}, {N.clone()}));
 }
 
-TEST(CompareTest, TensorFilesRoundTrip) {
-  std::string Path = ::testing::TempDir() + "/kevin-compare-test.tensors";
-  std::vector<at::Tensor> Ts = {at::randn({2, 3}), at::arange(4)};
-  ASSERT_FALSE(writeTensorFile(Path, Ts));
-  Expected<std::vector<at::Tensor>> Back = readTensorFile(Path);
-  ASSERT_TRUE(Back);
-  ASSERT_EQ(Back->size(), 2u);
-  EXPECT_TRUE(sameBits(Ts, *Back));
-  EXPECT_FALSE(readTensorFile(Path + ".missing"));
-}
-
 TEST(OutcomeTest, NamesRoundTrip) {
   for (Outcome O :
        {Outcome::Ok, Outcome::BuildError, Outcome::NotInputSensitive,

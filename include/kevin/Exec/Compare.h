@@ -68,12 +68,6 @@ bool trivialOutputWouldPass(
 bool sameBits(const std::vector<at::Tensor> &A,
               const std::vector<at::Tensor> &B);
 
-/// Reads and writes the tensor files exchanged with the workers (a pickled
-/// list of CPU tensors, through torch::pickle_save / pickle_load).
-Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path);
-Error writeTensorFile(const std::string &Path,
-                      const std::vector<at::Tensor> &Tensors);
-
 } // namespace kevin
 
 #endif // KEVIN_EXEC_COMPARE_H

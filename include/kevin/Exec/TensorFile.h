@@ -1,0 +1,34 @@
+//===-- kevin/Exec/TensorFile.h - tensors exchanged with workers -*- C++ -*-===//
+//
+// The files through which workers and tools pass tensors: inputs, reference
+// and candidate outputs. Gpu-profile tasks move gigabytes per evaluation
+// through them, so the format is raw: a magic, a JSON header (dtype, sizes,
+// offset and length of each tensor) and the contiguous bytes, each tensor
+// read straight into its own storage. A file written by a candidate's
+// process is untrusted: every header field is checked against the file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_EXEC_TENSORFILE_H
+#define KEVIN_EXEC_TENSORFILE_H
+
+#include "kevin/Support/Error.h"
+
+#include <ATen/ATen.h>
+
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// The CPU tensors of a tensor file (dense, contiguous).
+Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path);
+
+/// Writes Tensors (copied to the CPU and made contiguous when they are not)
+/// to Path, through a temporary file renamed into place. Sparse and
+/// quantized tensors are refused.
+Error writeTensorFile(const std::string &Path,
+                      const std::vector<at::Tensor> &Tensors);
+
+} // namespace kevin
+
+#endif // KEVIN_EXEC_TENSORFILE_H

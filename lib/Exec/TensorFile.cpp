@@ -1,0 +1,212 @@
+//===-- TensorFile.cpp - tensors exchanged with workers --------------------===//
+//
+// See kevin/Exec/TensorFile.h. Layout: "KEVTNSR1", the header's length (u64,
+// little-endian), the JSON header {"tensors":[{"dtype","sizes","offset",
+// "nbytes"}]}, then each tensor's bytes at its offset (64-byte aligned).
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/TensorFile.h"
+#include "kevin/Support/Record.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kevin {
+
+namespace {
+
+constexpr char Magic[8] = {'K', 'E', 'V', 'T', 'N', 'S', 'R', '1'};
+constexpr size_t PrefixBytes = sizeof(Magic) + sizeof(uint64_t);
+constexpr size_t MaxHeaderBytes = size_t(1) << 20;
+constexpr size_t Alignment = 64;
+
+size_t alignUp(size_t N) { return (N + Alignment - 1) / Alignment * Alignment; }
+
+/// The scalar type called Name by c10::toString; nullopt when none is.
+std::optional<at::ScalarType> scalarTypeNamed(const std::string &Name) {
+  for (int I = 0; I < static_cast<int>(at::ScalarType::NumOptions); ++I) {
+    auto Type = static_cast<at::ScalarType>(I);
+    if (Name == c10::toString(Type))
+      return Type;
+  }
+  return std::nullopt;
+}
+
+/// Reads exactly Size bytes at Offset; false on a short file or an error.
+bool readAt(int Fd, void *Into, size_t Size, size_t Offset) {
+  char *P = static_cast<char *>(Into);
+  while (Size > 0) {
+    ssize_t N = ::pread(Fd, P, Size, static_cast<off_t>(Offset));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    P += N;
+    Size -= static_cast<size_t>(N);
+    Offset += static_cast<size_t>(N);
+  }
+  return true;
+}
+
+bool writeAll(int Fd, const void *From, size_t Size) {
+  const char *P = static_cast<const char *>(From);
+  while (Size > 0) {
+    ssize_t N = ::write(Fd, P, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    P += N;
+    Size -= static_cast<size_t>(N);
+  }
+  return true;
+}
+
+/// Closes a descriptor when it goes out of scope.
+struct FileCloser {
+  int Fd;
+  ~FileCloser() {
+    if (Fd >= 0)
+      ::close(Fd);
+  }
+};
+
+} // namespace
+
+Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path) {
+  int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return Error::inFile(Path, "cannot open tensor file");
+  FileCloser Closer{Fd};
+  struct stat St;
+  if (::fstat(Fd, &St) != 0)
+    return Error::inFile(Path, "cannot open tensor file");
+  size_t FileBytes = static_cast<size_t>(St.st_size);
+  auto Malformed = [&](const std::string &Why) {
+    return Error::inFile(Path, "malformed tensor file: " + Why);
+  };
+  char Prefix[PrefixBytes];
+  if (FileBytes < PrefixBytes || !readAt(Fd, Prefix, PrefixBytes, 0) ||
+      std::memcmp(Prefix, Magic, sizeof(Magic)) != 0)
+    return Malformed("not a kevin tensor file");
+  uint64_t HeaderBytes = 0;
+  for (size_t I = 0; I < 8; ++I)
+    HeaderBytes |= uint64_t(static_cast<unsigned char>(Prefix[8 + I]))
+                   << (8 * I);
+  if (HeaderBytes > MaxHeaderBytes || PrefixBytes + HeaderBytes > FileBytes)
+    return Malformed("header length out of range");
+  std::string HeaderText(HeaderBytes, '\0');
+  if (!readAt(Fd, HeaderText.data(), HeaderBytes, PrefixBytes))
+    return Malformed("short header");
+  Json Header = Json::parse(HeaderText, nullptr, false);
+  if (Header.is_discarded() || !Header.contains("tensors") ||
+      !Header["tensors"].is_array())
+    return Malformed("header is not a tensor list");
+  std::vector<at::Tensor> Tensors;
+  size_t DataStart = PrefixBytes + HeaderBytes;
+  try {
+    for (const Json &Entry : Header["tensors"]) {
+      std::optional<at::ScalarType> Type =
+          scalarTypeNamed(Entry.at("dtype").get<std::string>());
+      if (!Type)
+        return Malformed("unknown dtype");
+      std::vector<int64_t> Sizes;
+      size_t Numel = 1;
+      for (const Json &S : Entry.at("sizes")) {
+        int64_t Size = S.get<int64_t>();
+        if (Size < 0 || (Size > 0 && Numel > std::numeric_limits<size_t>::max() /
+                                                 static_cast<size_t>(Size)))
+          return Malformed("bad sizes");
+        Numel *= static_cast<size_t>(Size);
+        Sizes.push_back(Size);
+      }
+      size_t Offset = Entry.at("offset").get<size_t>();
+      size_t Bytes = Entry.at("nbytes").get<size_t>();
+      size_t Item = c10::elementSize(*Type);
+      if (Numel > std::numeric_limits<size_t>::max() / Item ||
+          Bytes != Numel * Item || Offset < DataStart || Offset > FileBytes ||
+          Bytes > FileBytes - Offset)
+        return Malformed("tensor bytes out of range");
+      at::Tensor T = at::empty(Sizes, at::TensorOptions().dtype(*Type));
+      if (Bytes > 0 && !readAt(Fd, T.data_ptr(), Bytes, Offset))
+        return Malformed("short tensor data");
+      Tensors.push_back(std::move(T));
+    }
+  } catch (const std::exception &E) {
+    return Malformed(E.what());
+  }
+  return Tensors;
+}
+
+Error writeTensorFile(const std::string &Path,
+                      const std::vector<at::Tensor> &Tensors) {
+  std::vector<at::Tensor> Dense;
+  Json Entries = Json::array();
+  try {
+    for (const at::Tensor &T : Tensors) {
+      if (T.layout() != at::kStrided || T.is_quantized())
+        return Error::inFile(Path, "cannot save tensors: only dense tensors "
+                                   "can be exchanged, not " +
+                                       std::string(c10::str(T.layout())));
+      Dense.push_back(T.to(at::kCPU).contiguous());
+      Entries.push_back(
+          Json{{"dtype", c10::toString(T.scalar_type())},
+               {"sizes", Dense.back().sizes().vec()},
+               {"nbytes", Dense.back().nbytes()}});
+    }
+  } catch (const std::exception &E) {
+    return Error::inFile(Path, std::string("cannot save tensors: ") + E.what());
+  }
+  // Offsets depend on the header's length, which depends on the offsets'
+  // digits: reserve room for them by writing the header with wide numbers.
+  size_t Guess = alignUp(PrefixBytes + Json{{"tensors", Entries}}.dump().size() +
+                         32 * Entries.size() + 64);
+  size_t Offset = Guess;
+  for (size_t I = 0; I < Dense.size(); ++I) {
+    Entries[I]["offset"] = Offset;
+    Offset = alignUp(Offset + Dense[I].nbytes());
+  }
+  std::string Header = Json{{"tensors", Entries}}.dump();
+  if (PrefixBytes + Header.size() > Guess)
+    return Error::inFile(Path, "cannot save tensors: header too large");
+  Header.resize(Guess - PrefixBytes, ' '); // JSON allows trailing blanks
+
+  std::string Tmp = Path + ".tmp";
+  int Fd = ::open(Tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (Fd < 0)
+    return Error::inFile(Path, "cannot write tensor file");
+  bool Ok;
+  {
+    FileCloser Closer{Fd};
+    char Prefix[PrefixBytes];
+    std::memcpy(Prefix, Magic, sizeof(Magic));
+    uint64_t Length = Header.size();
+    for (size_t I = 0; I < 8; ++I)
+      Prefix[8 + I] = static_cast<char>((Length >> (8 * I)) & 0xff);
+    Ok = writeAll(Fd, Prefix, PrefixBytes) &&
+         writeAll(Fd, Header.data(), Header.size());
+    size_t At = Guess;
+    static const char Zeros[Alignment] = {};
+    for (size_t I = 0; Ok && I < Dense.size(); ++I) {
+      size_t Bytes = Dense[I].nbytes();
+      Ok = (Bytes == 0 || writeAll(Fd, Dense[I].data_ptr(), Bytes));
+      At += Bytes;
+      if (Ok && I + 1 < Dense.size()) {
+        size_t Pad = alignUp(At) - At;
+        Ok = writeAll(Fd, Zeros, Pad);
+        At += Pad;
+      }
+    }
+  }
+  if (!Ok || std::rename(Tmp.c_str(), Path.c_str()) != 0) {
+    ::unlink(Tmp.c_str());
+    return Error::inFile(Path, "cannot write tensor file");
+  }
+  return Error::success();
+}
+
+} // namespace kevin

@@ -1,0 +1,88 @@
+//===-- TensorFileTest.cpp - tests for kevin/Exec/TensorFile.h ------------===//
+#include "kevin/Exec/Compare.h"
+#include "kevin/Exec/TensorFile.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace kevin;
+
+namespace {
+
+std::string tempPath(const std::string &Name) {
+  return ::testing::TempDir() + "/kevin-tensorfile-" + Name;
+}
+
+std::string readBytes(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(In)), {});
+}
+
+void writeBytes(const std::string &Path, const std::string &Bytes) {
+  std::ofstream(Path, std::ios::binary) << Bytes;
+}
+
+} // namespace
+
+TEST(TensorFileTest, RoundTripsDtypesShapesAndEmptyTensors) {
+  std::string Path = tempPath("roundtrip");
+  std::vector<at::Tensor> Ts = {
+      at::randn({2, 3}),
+      at::arange(4),
+      at::randn({3, 5}).to(at::kHalf),
+      at::randn({2}).to(at::kBFloat16),
+      at::arange(4).gt(1),
+      at::empty({0, 7}),
+      at::scalar_tensor(2.5, at::kDouble)};
+  ASSERT_FALSE(writeTensorFile(Path, Ts));
+  Expected<std::vector<at::Tensor>> Back = readTensorFile(Path);
+  ASSERT_TRUE(Back) << Back.error().message();
+  ASSERT_EQ(Back->size(), Ts.size());
+  EXPECT_TRUE(sameBits(Ts, *Back));
+  EXPECT_EQ((*Back)[6].dim(), 0);
+  EXPECT_FALSE(readTensorFile(Path + ".missing"));
+}
+
+TEST(TensorFileTest, NonContiguousTensorsAreSavedByValue) {
+  std::string Path = tempPath("strided");
+  at::Tensor T = at::randn({4, 6}).t();
+  ASSERT_FALSE(T.is_contiguous());
+  ASSERT_FALSE(writeTensorFile(Path, {T}));
+  Expected<std::vector<at::Tensor>> Back = readTensorFile(Path);
+  ASSERT_TRUE(Back);
+  EXPECT_TRUE(at::equal((*Back)[0], T));
+  EXPECT_TRUE((*Back)[0].is_contiguous());
+}
+
+TEST(TensorFileTest, RefusesSparseTensors) {
+  Error E = writeTensorFile(tempPath("sparse"), {at::eye(3).to_sparse()});
+  ASSERT_TRUE(E);
+  EXPECT_NE(E.message().find("only dense tensors"), std::string::npos);
+}
+
+TEST(TensorFileTest, UntrustedFilesAreChecked) {
+  std::string Good = tempPath("good");
+  ASSERT_FALSE(writeTensorFile(Good, {at::randn({16, 16})}));
+  std::string Bytes = readBytes(Good);
+  std::string Bad = tempPath("bad");
+  auto expectMalformed = [&](const std::string &Content) {
+    writeBytes(Bad, Content);
+    Expected<std::vector<at::Tensor>> R = readTensorFile(Bad);
+    ASSERT_FALSE(R);
+    EXPECT_NE(R.error().message().find("malformed tensor file"),
+              std::string::npos)
+        << R.error().message();
+  };
+  // Truncated data, a foreign file, a header that claims more bytes.
+  expectMalformed(Bytes.substr(0, Bytes.size() - 1));
+  expectMalformed("not a tensor file at all");
+  std::string Huge = Bytes;
+  size_t At = Huge.find("\"sizes\":[16,16]");
+  ASSERT_NE(At, std::string::npos);
+  Huge.replace(At, 15, "\"sizes\":[16,99]");
+  expectMalformed(Huge);
+  std::string Negative = Bytes;
+  Negative.replace(At, 15, "\"sizes\":[-1,16]");
+  expectMalformed(Negative);
+}
