@@ -36,34 +36,32 @@ std::optional<at::ScalarType> scalarTypeNamed(const std::string &Name) {
   return std::nullopt;
 }
 
-/// Reads exactly Size bytes at Offset; false on a short file or an error.
-bool readAt(int Fd, void *Into, size_t Size, size_t Offset) {
-  char *P = static_cast<char *>(Into);
-  while (Size > 0) {
-    ssize_t N = ::pread(Fd, P, Size, static_cast<off_t>(Offset));
+/// Moves Size bytes through Step (one read or write of at most Left bytes
+/// after Done), retrying on EINTR; false on a short transfer or an error.
+template <typename StepFn> bool transferAll(size_t Size, StepFn Step) {
+  size_t Done = 0;
+  while (Done < Size) {
+    ssize_t N = Step(Done, Size - Done);
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0)
       return false;
-    P += N;
-    Size -= static_cast<size_t>(N);
-    Offset += static_cast<size_t>(N);
+    Done += static_cast<size_t>(N);
   }
   return true;
 }
 
+bool readAt(int Fd, void *Into, size_t Size, size_t Offset) {
+  return transferAll(Size, [&](size_t Done, size_t Left) {
+    return ::pread(Fd, static_cast<char *>(Into) + Done, Left,
+                   static_cast<off_t>(Offset + Done));
+  });
+}
+
 bool writeAll(int Fd, const void *From, size_t Size) {
-  const char *P = static_cast<const char *>(From);
-  while (Size > 0) {
-    ssize_t N = ::write(Fd, P, Size);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    P += N;
-    Size -= static_cast<size_t>(N);
-  }
-  return true;
+  return transferAll(Size, [&](size_t Done, size_t Left) {
+    return ::write(Fd, static_cast<const char *>(From) + Done, Left);
+  });
 }
 
 /// Closes a descriptor when it goes out of scope.
