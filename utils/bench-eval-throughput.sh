@@ -89,7 +89,7 @@ for name in ("cold", "warm"):
     for r in k.values():
         run_s = r.get("run", {}).get("seconds", {})
         bench_s = r.get("bench", {}).get("seconds", {})
-        split["build"] += r.get("build", {}).get("seconds", 0.0)
+        split["build"] += r.get("build_ahead", r.get("build", {})).get("seconds", 0.0)
         split["run"] += run_s.get("total", 0.0)
         split["bench"] += bench_s.get("total", 0.0)
         split["run_wait"] += run_s.get("device_wait", 0.0)

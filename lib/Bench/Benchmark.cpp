@@ -455,7 +455,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
       Json Entry{{"audit", K}};
       // The outputs as forward returned them, copied on the timing stream.
       Expected<std::vector<at::Tensor>> Early =
-          readTensorFile(protocol::auditFile(WorkDir, K, "outputs"));
+          readTensorFile(protocol::auditFile(WorkDir, K, "outputs"),
+                         outputReadLimit(Ref.AuditOutputs[K]));
       if (!Early || !LateList || !LateList->is_array() ||
           K >= LateList->size() || !(*LateList)[K].is_boolean()) {
         reject(bench_flag::AuditMismatch,

@@ -439,11 +439,13 @@ Expected<Verdict> evaluate(const Candidate &C,
                    "shares storage with a parameter or buffer of ModelNew");
       }
       Expected<std::vector<at::Tensor>> Outs =
-          readTensorFile(protocol::trialFile(CandDir, T, "outputs"));
+          readTensorFile(protocol::trialFile(CandDir, T, "outputs"),
+                         outputReadLimit(RefOutputs[T]));
       const Json &Changed = Got[T]["inputs_changed"];
       if (!Outs || !Changed.is_boolean()) {
         fail(Outcome::InvalidResult,
-             Trial + "missing or malformed output files");
+             Trial + "missing or malformed output files" +
+                 (Outs ? "" : " (" + Outs.error().message() + ")"));
         break;
       }
       if (Changed.get<bool>())

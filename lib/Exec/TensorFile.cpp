@@ -8,6 +8,7 @@
 #include "kevin/Exec/TensorFile.h"
 #include "kevin/Support/Record.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -75,7 +76,15 @@ struct FileCloser {
 
 } // namespace
 
-Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path) {
+size_t outputReadLimit(const std::vector<at::Tensor> &Reference) {
+  size_t Bytes = 0;
+  for (const at::Tensor &T : Reference)
+    Bytes += T.nbytes();
+  return std::max<size_t>(4 * Bytes, size_t(64) << 20);
+}
+
+Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path,
+                                                 size_t MaxBytes) {
   int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
     return Error::inFile(Path, "cannot open tensor file");
@@ -106,6 +115,7 @@ Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path) {
     return Malformed("header is not a tensor list");
   std::vector<at::Tensor> Tensors;
   size_t DataStart = PrefixBytes + HeaderBytes;
+  size_t Total = 0;
   try {
     for (const Json &Entry : Header["tensors"]) {
       std::optional<at::ScalarType> Type =
@@ -129,6 +139,10 @@ Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path) {
           Bytes != Numel * Item || Offset < DataStart || Offset > FileBytes ||
           Bytes > FileBytes - Offset)
         return Malformed("tensor bytes out of range");
+      Total += Bytes;
+      if (Total > MaxBytes)
+        return Malformed("more than " + std::to_string(MaxBytes) +
+                         " bytes of tensors");
       at::Tensor T = at::empty(Sizes, at::TensorOptions().dtype(*Type));
       if (Bytes > 0 && !readAt(Fd, T.data_ptr(), Bytes, Offset))
         return Malformed("short tensor data");

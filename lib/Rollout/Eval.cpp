@@ -228,6 +228,10 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
         Finish(*Record); // Nothing for a device to do.
         continue;
       }
+      // The device stage rewrites `build` (finding the extension cached):
+      // keep the pool's, which has the compile.
+      if (Record->contains("build"))
+        (*Record)["build_ahead"] = (*Record)["build"];
       std::lock_guard<std::mutex> Guard(Lock);
       Built.push_back(std::move(*Record));
       Ready.notify_one();

@@ -86,3 +86,16 @@ TEST(TensorFileTest, UntrustedFilesAreChecked) {
   Negative.replace(At, 15, "\"sizes\":[-1,16]");
   expectMalformed(Negative);
 }
+
+TEST(TensorFileTest, ReadsStopAtTheCallersLimit) {
+  std::string Path = tempPath("limit");
+  ASSERT_FALSE(writeTensorFile(Path, {at::zeros({256}), at::zeros({256})}));
+  EXPECT_TRUE(readTensorFile(Path, 2048));
+  Expected<std::vector<at::Tensor>> R = readTensorFile(Path, 2047);
+  ASSERT_FALSE(R);
+  EXPECT_NE(R.error().message().find("more than 2047 bytes"),
+            std::string::npos);
+  EXPECT_EQ(outputReadLimit({at::zeros({256})}), size_t(64) << 20);
+  EXPECT_EQ(outputReadLimit({at::zeros({int64_t(1) << 24})}),
+            size_t(256) << 20);
+}

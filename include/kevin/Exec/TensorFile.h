@@ -15,13 +15,22 @@
 
 #include <ATen/ATen.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace kevin {
 
-/// The CPU tensors of a tensor file (dense, contiguous).
-Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path);
+/// The CPU tensors of a tensor file (dense, contiguous). A file whose
+/// tensors would take more than MaxBytes is malformed (a candidate's file
+/// must not make the trusted reader allocate what it likes).
+Expected<std::vector<at::Tensor>>
+readTensorFile(const std::string &Path,
+               size_t MaxBytes = std::numeric_limits<size_t>::max());
+
+/// What readTensorFile should allow for a candidate's outputs when the
+/// reference's are Reference: four times their size, at least 64 MiB.
+size_t outputReadLimit(const std::vector<at::Tensor> &Reference);
 
 /// Writes Tensors (copied to the CPU and made contiguous when they are not)
 /// to Path, through a temporary file renamed into place. Sparse and
