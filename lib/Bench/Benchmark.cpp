@@ -41,12 +41,16 @@ struct Benchmarker::ReferenceRun {
 
 namespace {
 
+/// Longest wait for the device before kevin-bench gives up on it.
+constexpr double DeviceWaitLimitSeconds = 3600;
+
 /// The device lock of one candidate's timing, and how long it waited for it.
 struct DeviceTurn {
   using Clock = std::chrono::steady_clock;
   explicit DeviceTurn(DeviceLock L) : Lock(std::move(L)) {}
   DeviceLock Lock;
-  double WaitedSeconds = 0;
+  double SharedWaitSeconds = 0; ///< before any worker started
+  double AloneWaitSeconds = 0;  ///< to hold it alone, finished waits
   std::optional<Clock::time_point> WaitingSince;
 
   /// One step towards holding the device alone (for MayTime polls).
@@ -56,13 +60,27 @@ struct DeviceTurn {
       WaitingSince = Now;
     if (!Lock.tryLockExclusive())
       return false;
-    WaitedSeconds += std::chrono::duration<double>(Now - *WaitingSince).count();
+    AloneWaitSeconds +=
+        std::chrono::duration<double>(Now - *WaitingSince).count();
     WaitingSince.reset();
     return true;
   }
-  void waitAlone() {
-    while (!tryAlone())
+  /// Seconds spent waiting to hold the device alone, the current wait too.
+  double aloneWaiting() const {
+    return AloneWaitSeconds +
+           (WaitingSince ? std::chrono::duration<double>(Clock::now() -
+                                                         *WaitingSince)
+                               .count()
+                         : 0.0);
+  }
+  /// Waits to hold the device alone; false after DeviceWaitLimitSeconds.
+  bool waitAlone() {
+    while (!tryAlone()) {
+      if (aloneWaiting() > DeviceWaitLimitSeconds)
+        return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
   }
 };
 
@@ -196,7 +214,8 @@ Benchmarker::~Benchmarker() = default;
 
 Expected<Benchmarker::ReferenceRun *>
 Benchmarker::reference(const std::string &TaskPath,
-                       std::function<bool()> MayTime) {
+                       std::function<bool()> MayTime,
+                       std::function<double()> DeviceWaiting) {
   auto Found = References.find(TaskPath);
   if (Found != References.end())
     return Found->second.get();
@@ -230,7 +249,15 @@ Benchmarker::reference(const std::string &TaskPath,
       return std::nullopt;
     return std::string();
   };
-  Ref.TimeoutSeconds = Options.TimeoutSeconds;
+  // The limit leaves out the wait for the device (bounded on its own).
+  auto RefStart = std::chrono::steady_clock::now();
+  Ref.StopWhen = [RefStart, DeviceWaiting, Limit = Options.TimeoutSeconds] {
+    double Waiting = DeviceWaiting();
+    double Wall = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - RefStart)
+                      .count();
+    return Wall - Waiting > Limit || Waiting > DeviceWaitLimitSeconds;
+  };
   Ref.MaxCaptureBytes = 64 * 1024;
   Expected<SubprocessResult> Proc = runSubprocess(Ref);
   if (!Proc)
@@ -310,9 +337,9 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   auto WaitStart = std::chrono::steady_clock::now();
   if (Error E = Turn.Lock.lockShared())
     return E;
-  Turn.WaitedSeconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - WaitStart)
-                           .count();
+  Turn.SharedWaitSeconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - WaitStart)
+                               .count();
 
   // The candidate's worker starts now and imports torch while the reference
   // is timed; it gets its plan (and imports the candidate) only after.
@@ -334,7 +361,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
                         DeferredInput::Clock::now() - *Sent)
                             .count() > Limit);
   };
-  Run.TimeoutSeconds = 3 * Limit;
+  // A hard cap over the reference's run, the waits and its own phase.
+  Run.TimeoutSeconds = 3 * Limit + DeviceWaitLimitSeconds;
   Run.MaxCaptureBytes = 64 * 1024;
   auto Exited = std::make_shared<std::atomic<bool>>(false);
   auto Started = std::async(std::launch::async, [Run, Exited] {
@@ -358,7 +386,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
            Turn.tryAlone();
   };
 
-  Expected<ReferenceRun *> RefOrErr = reference(C.TaskPath, MayTime);
+  Expected<ReferenceRun *> RefOrErr = reference(
+      C.TaskPath, MayTime, [&Turn] { return Turn.aloneWaiting(); });
   if (!RefOrErr) {
     giveUp();
     V.ReferenceFailed = true;
@@ -388,7 +417,13 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     }
   }
   // A reference timed earlier in this process did not take the device.
-  Turn.waitAlone();
+  if (!Turn.waitAlone()) {
+    giveUp();
+    return Error::inFile(Turn.Lock.path(),
+                         "the device stayed busy for " +
+                             std::to_string(int(DeviceWaitLimitSeconds)) +
+                             " s (other processes hold its lock)");
+  }
   Handoff->send(Plan.dump());
   Expected<SubprocessResult> Proc = Started.get();
   if (!Proc)
@@ -404,7 +439,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   WorkerVerdict W = classifyWorker(Ended, WorkDir, *Nonce, Limit,
                                    Options.MaxMessageBytes);
   auto secondsJson = [&] {
-    return Json{{"device_wait", Turn.WaitedSeconds},
+    return Json{{"device_wait", Turn.SharedWaitSeconds + Turn.AloneWaitSeconds},
                 {"reference", Ref.Seconds},
                 {"candidate", CandidateSeconds},
                 {"total", std::chrono::duration<double>(

@@ -442,7 +442,8 @@ Expected<Verdict> evaluate(const Candidate &C,
           readTensorFile(protocol::trialFile(CandDir, T, "outputs"),
                          outputReadLimit(RefOutputs[T]));
       const Json &Changed = Got[T]["inputs_changed"];
-      if (!Outs || !Changed.is_boolean()) {
+      if (!Outs || !Changed.is_boolean() ||
+          Outs->size() != RefOutputs[T].size()) {
         fail(Outcome::InvalidResult,
              Trial + "missing or malformed output files" +
                  (Outs ? "" : " (" + Outs.error().message() + ")"));

@@ -122,9 +122,15 @@ Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path,
           scalarTypeNamed(Entry.at("dtype").get<std::string>());
       if (!Type)
         return Malformed("unknown dtype");
+      const Json &Offsets = Entry.at("offset"), &Lengths = Entry.at("nbytes");
+      if (!Offsets.is_number_unsigned() || !Lengths.is_number_unsigned() ||
+          !Entry.at("sizes").is_array())
+        return Malformed("bad tensor entry");
       std::vector<int64_t> Sizes;
       size_t Numel = 1;
       for (const Json &S : Entry.at("sizes")) {
+        if (!S.is_number_integer())
+          return Malformed("bad sizes");
         int64_t Size = S.get<int64_t>();
         if (Size < 0 || (Size > 0 && Numel > std::numeric_limits<size_t>::max() /
                                                  static_cast<size_t>(Size)))
@@ -132,8 +138,8 @@ Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path,
         Numel *= static_cast<size_t>(Size);
         Sizes.push_back(Size);
       }
-      size_t Offset = Entry.at("offset").get<size_t>();
-      size_t Bytes = Entry.at("nbytes").get<size_t>();
+      size_t Offset = Offsets.get<size_t>();
+      size_t Bytes = Lengths.get<size_t>();
       size_t Item = c10::elementSize(*Type);
       if (Numel > std::numeric_limits<size_t>::max() / Item ||
           Bytes != Numel * Item || Offset < DataStart || Offset > FileBytes ||
@@ -164,7 +170,9 @@ Error writeTensorFile(const std::string &Path,
         return Error::inFile(Path, "cannot save tensors: only dense tensors "
                                    "can be exchanged, not " +
                                        std::string(c10::str(T.layout())));
-      Dense.push_back(T.to(at::kCPU).contiguous());
+      // Lazy conjugate/negative views hold other bytes than their values.
+      Dense.push_back(
+          T.to(at::kCPU).resolve_conj().resolve_neg().contiguous());
       Entries.push_back(
           Json{{"dtype", c10::toString(T.scalar_type())},
                {"sizes", Dense.back().sizes().vec()},

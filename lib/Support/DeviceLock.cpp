@@ -29,11 +29,18 @@ int flockRetrying(int Fd, int Operation) {
 }
 
 Expected<int> openLockFile(const std::string &Path) {
-  int Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (Fd < 0)
-    return Error::inFile(Path, std::string("cannot open the device lock: ") +
-                                   std::strerror(errno));
-  ::fchmod(Fd, 0666); // Whatever the umask: other users share the device.
+  // Never through a link: the directory is shared with other users.
+  int Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+                  0666);
+  struct stat St;
+  if (Fd < 0 || ::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
+    std::string Why = Fd < 0 ? std::strerror(errno) : "not a regular file";
+    if (Fd >= 0)
+      ::close(Fd);
+    return Error::inFile(Path, "cannot open the device lock: " + Why);
+  }
+  if (St.st_uid == ::geteuid())
+    ::fchmod(Fd, 0666); // Whatever the umask: other users share the device.
   return Fd;
 }
 

@@ -99,3 +99,16 @@ TEST(TensorFileTest, ReadsStopAtTheCallersLimit) {
   EXPECT_EQ(outputReadLimit({at::zeros({int64_t(1) << 24})}),
             size_t(256) << 20);
 }
+
+TEST(TensorFileTest, LazyConjugateAndNegativeViewsAreSavedByValue) {
+  std::string Path = tempPath("conj");
+  at::Tensor Z = at::randn({5}, at::kComplexFloat);
+  at::Tensor Conj = Z.conj(), NegImag = at::imag(Z.conj());
+  ASSERT_TRUE(Conj.is_conj());
+  ASSERT_FALSE(writeTensorFile(Path, {Conj, NegImag}));
+  Expected<std::vector<at::Tensor>> Back = readTensorFile(Path);
+  ASSERT_TRUE(Back);
+  EXPECT_TRUE(at::equal((*Back)[0], Conj.resolve_conj()));
+  EXPECT_TRUE(at::equal((*Back)[1], NegImag.resolve_neg()));
+  EXPECT_TRUE(at::equal((*Back)[1], -at::imag(Z)));
+}

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 using namespace kevin;
@@ -103,4 +104,21 @@ TEST_F(DeviceLockTest, ALockDiesWithItsHolder) {
   }
   DeviceLock Next = open();
   EXPECT_TRUE(Next.tryLockExclusive());
+}
+
+TEST_F(DeviceLockTest, ALinkInTheSharedDirectoryIsRefused) {
+  // Another user could plant a link to a victim's file in /tmp/kevin-locks.
+  std::filesystem::create_directories(Dir + "/locks");
+  std::string Victim = Dir + "/victim";
+  std::ofstream(Victim) << "data";
+  std::filesystem::permissions(Victim, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_write);
+  std::filesystem::create_symlink(Victim, Dir + "/locks/cuda-0.lock");
+  Expected<DeviceLock> L = DeviceLock::open("cuda:0", Dir + "/locks");
+  ASSERT_FALSE(L);
+  EXPECT_NE(L.error().message().find("cannot open the device lock"),
+            std::string::npos);
+  EXPECT_EQ(std::filesystem::status(Victim).permissions() &
+                std::filesystem::perms::others_write,
+            std::filesystem::perms::none);
 }

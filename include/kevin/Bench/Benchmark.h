@@ -97,9 +97,12 @@ public:
 private:
   struct ReferenceRun;
   /// The task's reference run, made on first use; its timing waits until
-  /// MayTime() says so (polled every few milliseconds).
+  /// MayTime() says so (polled every few milliseconds). DeviceWaiting()
+  /// tells how long MayTime has waited for the device so far: that time is
+  /// left out of the reference's limit.
   Expected<ReferenceRun *> reference(const std::string &TaskPath,
-                                     std::function<bool()> MayTime);
+                                     std::function<bool()> MayTime,
+                                     std::function<double()> DeviceWaiting);
   BenchOptions Options;
   uint64_t Secret = 0;
   unsigned CandidatesTimed = 0;
