@@ -15,7 +15,8 @@
 # measured on the CPU machine (utils/bench-check.sh).
 #
 # usage: OUT=dir BIN=build-gpu/bin utils/bench-eval-throughput.sh [baseline,cold,warm]
-# (the phases run in the order given; the summary reads whatever $OUT holds)
+# (the phases run in the order given; the summary reads whatever $OUT holds;
+# `none` runs no phase and prints only that summary)
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +55,7 @@ for PHASE in ${PHASES//,/ }; do
     warm)
       rm -f "$OUT/kevin-warm.jsonl"
       KEVIN_CACHE_DIR=$CACHE run_kevin warm ;;
+    none) ;; # only the summary of what $OUT holds
     *) echo "bench-eval-throughput.sh: error: unknown phase '$PHASE'" >&2; exit 2 ;;
   esac
 done
