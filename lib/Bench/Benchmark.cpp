@@ -26,7 +26,6 @@
 #include <random>
 #include <sstream>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 namespace kevin {
@@ -43,46 +42,6 @@ namespace {
 
 /// Longest wait for the device before kevin-bench gives up on it.
 constexpr double DeviceWaitLimitSeconds = 3600;
-
-/// The device lock of one candidate's timing, and how long it waited for it.
-struct DeviceTurn {
-  using Clock = std::chrono::steady_clock;
-  explicit DeviceTurn(DeviceLock L) : Lock(std::move(L)) {}
-  DeviceLock Lock;
-  double SharedWaitSeconds = 0; ///< before any worker started
-  double AloneWaitSeconds = 0;  ///< to hold it alone, finished waits
-  std::optional<Clock::time_point> WaitingSince;
-
-  /// One step towards holding the device alone (for MayTime polls).
-  bool tryAlone() {
-    auto Now = Clock::now();
-    if (!WaitingSince)
-      WaitingSince = Now;
-    if (!Lock.tryLockExclusive())
-      return false;
-    AloneWaitSeconds +=
-        std::chrono::duration<double>(Now - *WaitingSince).count();
-    WaitingSince.reset();
-    return true;
-  }
-  /// Seconds spent waiting to hold the device alone, the current wait too.
-  double aloneWaiting() const {
-    return AloneWaitSeconds +
-           (WaitingSince ? std::chrono::duration<double>(Clock::now() -
-                                                         *WaitingSince)
-                               .count()
-                         : 0.0);
-  }
-  /// Waits to hold the device alone; false after DeviceWaitLimitSeconds.
-  bool waitAlone() {
-    while (!tryAlone()) {
-      if (aloneWaiting() > DeviceWaitLimitSeconds)
-        return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return true;
-  }
-};
 
 /// The numbers of the array Timing[Key]; empty when the field is missing or
 /// not an array (the candidate's worker wrote it: it may be malformed).
@@ -333,13 +292,9 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
   if (!Lock)
     return Lock.error();
-  DeviceTurn Turn(std::move(*Lock));
-  auto WaitStart = std::chrono::steady_clock::now();
-  if (Error E = Turn.Lock.lockShared())
+  DeviceLock &Device = *Lock;
+  if (Error E = Device.lockShared())
     return E;
-  Turn.SharedWaitSeconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - WaitStart)
-                               .count();
 
   // The candidate's worker starts now and imports torch while the reference
   // is timed; it gets its plan (and imports the candidate) only after.
@@ -377,17 +332,20 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   // The reference is timed once the candidate's worker is done importing
   // torch (or has ended, or a minute has passed), with the device held alone.
   std::string CandidateProgress = WorkDir + "/" + protocol::Progress;
-  auto MayTime = [CandidateProgress, Exited, Start, &Turn] {
+  auto MayTime = [CandidateProgress, Exited, Start, &Device] {
     return (*Exited ||
             readWholeFile(CandidateProgress).find("load ready\n") !=
                 std::string::npos ||
             std::chrono::steady_clock::now() - Start >
                 std::chrono::minutes(1)) &&
-           Turn.tryAlone();
+           Device.tryLockExclusive();
   };
 
   Expected<ReferenceRun *> RefOrErr = reference(
-      C.TaskPath, MayTime, [&Turn] { return Turn.aloneWaiting(); });
+      C.TaskPath, MayTime,
+      [&Device, Before = Device.waitedSeconds()] {
+        return Device.waitedSeconds() - Before;
+      });
   if (!RefOrErr) {
     giveUp();
     V.ReferenceFailed = true;
@@ -417,9 +375,9 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     }
   }
   // A reference timed earlier in this process did not take the device.
-  if (!Turn.waitAlone()) {
+  if (!Device.lockExclusive(DeviceWaitLimitSeconds)) {
     giveUp();
-    return Error::inFile(Turn.Lock.path(),
+    return Error::inFile(Device.path(),
                          "the device stayed busy for " +
                              std::to_string(int(DeviceWaitLimitSeconds)) +
                              " s (other processes hold its lock)");
@@ -428,7 +386,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Expected<SubprocessResult> Proc = Started.get();
   if (!Proc)
     return Proc.error();
-  Turn.Lock.unlock();
+  Device.unlock();
   // The candidate's own time, from its plan on.
   double CandidateSeconds = std::chrono::duration<double>(
                                 DeferredInput::Clock::now() -
@@ -439,7 +397,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   WorkerVerdict W = classifyWorker(Ended, WorkDir, *Nonce, Limit,
                                    Options.MaxMessageBytes);
   auto secondsJson = [&] {
-    return Json{{"device_wait", Turn.SharedWaitSeconds + Turn.AloneWaitSeconds},
+    return Json{{"device_wait", Device.waitedSeconds()},
                 {"reference", Ref.Seconds},
                 {"candidate", CandidateSeconds},
                 {"total", std::chrono::duration<double>(

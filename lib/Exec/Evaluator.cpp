@@ -140,10 +140,9 @@ Expected<Verdict> evaluate(const Candidate &C,
     if (!Lock)
       return Lock.error();
     DeviceHold.emplace(std::move(*Lock));
-    auto WaitStart = Clock::now();
     if (Error E = DeviceHold->lockShared())
       return E;
-    DeviceWait = secondsSince(WaitStart);
+    DeviceWait = DeviceHold->waitedSeconds();
   }
 
   auto candidateArgv = [&](const std::string &Dir, bool BuildOnly) {

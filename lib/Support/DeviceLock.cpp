@@ -12,6 +12,7 @@
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -95,7 +96,9 @@ Expected<DeviceLock> DeviceLock::open(const std::string &Device,
 
 DeviceLock::DeviceLock(DeviceLock &&Other) noexcept
     : Path(std::move(Other.Path)), LockFd(Other.LockFd),
-      TurnstileFd(Other.TurnstileFd), State(Other.State) {
+      TurnstileFd(Other.TurnstileFd), State(Other.State),
+      WaitedSeconds(Other.WaitedSeconds),
+      ExclusiveWaitSince(Other.ExclusiveWaitSince) {
   Other.LockFd = Other.TurnstileFd = -1;
   Other.State = Hold::None;
 }
@@ -112,12 +115,14 @@ Error DeviceLock::lockShared() {
   if (State == Hold::Shared)
     return Error::success();
   unlock();
+  auto Start = Clock::now();
   // Through the turnstile: a writer waiting there goes first.
   if (flockRetrying(TurnstileFd, LOCK_EX) != 0 ||
       flockRetrying(TurnstileFd, LOCK_UN) != 0 ||
       flockRetrying(LockFd, LOCK_SH) != 0)
     return Error::inFile(Path, std::string("cannot lock the device: ") +
                                    std::strerror(errno));
+  WaitedSeconds += std::chrono::duration<double>(Clock::now() - Start).count();
   State = Hold::Shared;
   return Error::success();
 }
@@ -125,6 +130,8 @@ Error DeviceLock::lockShared() {
 bool DeviceLock::tryLockExclusive() {
   if (State == Hold::Exclusive)
     return true;
+  if (!ExclusiveWaitSince)
+    ExclusiveWaitSince = Clock::now();
   if (State == Hold::Shared) {
     // Converting in place is not atomic in flock(2); give it up explicitly.
     flockRetrying(LockFd, LOCK_UN);
@@ -139,10 +146,38 @@ bool DeviceLock::tryLockExclusive() {
     return false;
   flockRetrying(TurnstileFd, LOCK_UN);
   State = Hold::Exclusive;
+  endExclusiveWait();
   return true;
 }
 
+bool DeviceLock::lockExclusive(double MaxWaitSeconds) {
+  while (!tryLockExclusive()) {
+    if (std::chrono::duration<double>(Clock::now() - *ExclusiveWaitSince)
+            .count() > MaxWaitSeconds)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+void DeviceLock::endExclusiveWait() {
+  if (ExclusiveWaitSince)
+    WaitedSeconds +=
+        std::chrono::duration<double>(Clock::now() - *ExclusiveWaitSince)
+            .count();
+  ExclusiveWaitSince.reset();
+}
+
+double DeviceLock::waitedSeconds() const {
+  return WaitedSeconds +
+         (ExclusiveWaitSince ? std::chrono::duration<double>(
+                                   Clock::now() - *ExclusiveWaitSince)
+                                   .count()
+                             : 0.0);
+}
+
 void DeviceLock::unlock() {
+  endExclusiveWait();
   if (State == Hold::Waiting)
     flockRetrying(TurnstileFd, LOCK_UN);
   if (State == Hold::Shared || State == Hold::Exclusive)

@@ -122,3 +122,17 @@ TEST_F(DeviceLockTest, ALinkInTheSharedDirectoryIsRefused) {
                 std::filesystem::perms::others_write,
             std::filesystem::perms::none);
 }
+
+TEST_F(DeviceLockTest, WaitsAreCountedAndBounded) {
+  DeviceLock Holder = open(), Writer = open();
+  ASSERT_FALSE(Holder.lockShared());
+  EXPECT_FALSE(Writer.lockExclusive(0.2)); // Gives up after its bound.
+  EXPECT_GE(Writer.waitedSeconds(), 0.2);
+  Holder.unlock();
+  double Before = Writer.waitedSeconds();
+  EXPECT_TRUE(Writer.lockExclusive(5));
+  EXPECT_GE(Writer.waitedSeconds(), Before);
+  double Held = Writer.waitedSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(Writer.waitedSeconds(), Held); // Holding is not waiting.
+}

@@ -14,6 +14,8 @@
 
 #include "kevin/Support/Error.h"
 
+#include <chrono>
+#include <optional>
 #include <string>
 
 namespace kevin {
@@ -45,19 +47,32 @@ public:
   /// held. The first step gives up a shared hold; from then on new shared
   /// users wait for this one.
   bool tryLockExclusive();
+  /// Steps towards holding the device alone until it is held (true) or this
+  /// wait has lasted MaxWaitSeconds (false).
+  bool lockExclusive(double MaxWaitSeconds);
   /// Back to holding nothing.
   void unlock();
+
+  /// Seconds spent waiting for the device so far: blocked in lockShared,
+  /// and from a first tryLockExclusive step until held (a wait still going
+  /// on included).
+  double waitedSeconds() const;
 
   const std::string &path() const { return Path; }
 
 private:
   DeviceLock(std::string Path, int LockFd, int TurnstileFd)
       : Path(std::move(Path)), LockFd(LockFd), TurnstileFd(TurnstileFd) {}
+  using Clock = std::chrono::steady_clock;
   enum class Hold { None, Shared, Waiting, Exclusive };
+  /// Ends a wait to hold the device alone, counting it.
+  void endExclusiveWait();
   std::string Path;
   int LockFd = -1;
   int TurnstileFd = -1;
   Hold State = Hold::None;
+  double WaitedSeconds = 0; ///< finished waits
+  std::optional<Clock::time_point> ExclusiveWaitSince;
 };
 
 } // namespace kevin
