@@ -629,22 +629,21 @@ private:
       E.Returned = ReturnAnalysis(Ctx, *F).run(E.Paths.LiveReturns);
   }
 
-  static bool launches(const ExtensionFacts &Facts, const Work &W) {
-    if (W.Launches)
+  /// Direct, or through one of Callees that reaches a launcher.
+  static bool launchesVia(const ExtensionFacts &Facts, bool Direct,
+                          const std::set<std::string> &Callees) {
+    if (Direct)
       return true;
-    for (const std::string &F : W.Calls)
+    for (const std::string &F : Callees)
       if (Facts.reaches(F, Facts.Launchers))
         return true;
     return false;
   }
-
+  static bool launches(const ExtensionFacts &Facts, const Work &W) {
+    return launchesVia(Facts, W.Launches, W.Calls);
+  }
   static bool written(const ExtensionFacts &Facts, const ReturnedTensor &T) {
-    if (T.Written)
-      return true;
-    for (const std::string &F : T.Helpers)
-      if (Facts.reaches(F, Facts.Launchers))
-        return true;
-    return false;
+    return launchesVia(Facts, T.Written, T.Helpers);
   }
 
   /// The normal returns some path from the entry reaches without a launch:

@@ -184,6 +184,16 @@ Expected<Verdict> evaluate(const Candidate &C,
     V.Run["seconds"] = {{"total", secondsSince(Start)}};
   };
 
+  // The build section of a candidate that was never judged.
+  auto notJudged = [&](const char *OutcomeName, const std::string &Why) {
+    V.Build = Json{{"ok", false},
+                   {"outcome", OutcomeName},
+                   {"message", "not judged: " + Why},
+                   {"cache_hit", false},
+                   {"seconds", 0},
+                   {"extensions", Json::array()}};
+  };
+
   //--- Reference (trusted, never sees the candidate) and candidate start
   // together: the candidate worker imports the candidate, building its
   // extensions, while the reference makes the inputs and outputs; it then
@@ -277,12 +287,7 @@ Expected<Verdict> evaluate(const Candidate &C,
               : "the reference worker " + RefProc->describe() + "\n" +
                     stderrTail(RefProc->Stderr, 800);
       V.ReferenceFailed = true;
-      V.Build = Json{{"ok", false},
-                     {"outcome", "reference-error"},
-                     {"message", "not judged: the reference failed"},
-                     {"cache_hit", false},
-                     {"seconds", 0},
-                     {"extensions", Json::array()}};
+      notJudged("reference-error", "the reference failed");
       failRun(Stage::Run, Outcome::ReferenceError,
               "'" + C.TaskPath + "': " + Why);
       return V;
@@ -326,12 +331,7 @@ Expected<Verdict> evaluate(const Candidate &C,
               "could not hand the inputs to the candidate's worker (its "
               "directory was changed): " +
                   Handoff);
-      V.Build = Json{{"ok", false},
-                     {"outcome", "invalid-result"},
-                     {"message", "not judged: its directory was changed"},
-                     {"cache_hit", false},
-                     {"seconds", 0},
-                     {"extensions", Json::array()}};
+      notJudged("invalid-result", "its directory was changed");
       return V;
     }
     Json Task;
