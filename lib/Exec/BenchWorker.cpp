@@ -420,7 +420,8 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     for (unsigned N = 0; N < PoolUsed + AuditCount; ++N) {
       unsigned Seed = N < PoolUsed ? N : PoolSize + (N - PoolUsed);
       Prelude.attr("manual_seed")(Secrets["seeds"][Seed].get<uint64_t>());
-      py::list Inputs = Task.attr("get_inputs")();
+      py::list Inputs = Prelude.attr("draw_inputs")(
+          Task.attr("get_inputs"), Options.Device);
       Json Layout = Json::array();
       std::vector<at::Tensor> Pristine, OnDevice;
       for (py::handle Item : Inputs) {

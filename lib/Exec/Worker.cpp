@@ -334,7 +334,8 @@ int runReferenceWorker(const WorkerOptions &Options) {
     Json Trials = Json::array();
     for (unsigned T = 0; T < Options.Trials; ++T) {
       Prelude.attr("manual_seed")(Secrets["seeds"][T].get<uint64_t>());
-      py::list Inputs = Task.attr("get_inputs")();
+      py::list Inputs = Prelude.attr("draw_inputs")(
+          Task.attr("get_inputs"), Options.Device);
       Json Layout = Json::array();
       std::vector<at::Tensor> Pristine;
       py::list Args;

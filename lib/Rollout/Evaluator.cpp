@@ -8,8 +8,6 @@
 #include "kevin/Support/Subprocess.h"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <climits>
 #include <unistd.h>
 
@@ -32,28 +30,11 @@ StageSpec makeStage(const std::string &Tool, std::vector<std::string> Args) {
     Gate = std::find(Args.begin(), Args.end(), "--build-only") != Args.end()
                ? "build.ok"
                : "run.correct";
-  return StageSpec{Tool, std::move(Args), Gate, Tool == "bench"};
+  return StageSpec{Tool, std::move(Args), Gate};
 }
 
-/// One mutex per exclusive stage (tool and arguments, so per device).
-struct PipelineEvaluator::Locks {
-  std::mutex Guard;
-  std::map<std::string, std::unique_ptr<std::mutex>> ByStage;
-  std::mutex &forStage(const StageSpec &Stage) {
-    std::string Key = Stage.Tool;
-    for (const std::string &A : Stage.Args)
-      Key += '\0' + A;
-    std::lock_guard<std::mutex> Lock(Guard);
-    std::unique_ptr<std::mutex> &M = ByStage[Key];
-    if (!M)
-      M = std::make_unique<std::mutex>();
-    return *M;
-  }
-};
-
 PipelineEvaluator::PipelineEvaluator(std::string Dir, double Timeout)
-    : ToolsDir(std::move(Dir)), StageTimeoutSeconds(Timeout),
-      ExclusiveLocks(std::make_shared<Locks>()) {}
+    : ToolsDir(std::move(Dir)), StageTimeoutSeconds(Timeout) {}
 
 Error PipelineEvaluator::verify(const std::vector<StageSpec> &Stages) const {
   for (const StageSpec &Stage : Stages) {
@@ -106,12 +87,7 @@ Expected<Json> PipelineEvaluator::runStages(const std::vector<StageSpec> &Stages
                                             const Json &Input) const {
   Json Record = Input;
   for (const StageSpec &Stage : Stages) {
-    auto Out = [&] {
-      if (!Stage.Exclusive)
-        return runStage(Stage, Record);
-      std::lock_guard<std::mutex> Lock(ExclusiveLocks->forStage(Stage));
-      return runStage(Stage, Record);
-    }();
+    auto Out = runStage(Stage, Record);
     if (!Out)
       return Out.error();
     Record = std::move(*Out);

@@ -14,7 +14,6 @@
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,14 +26,13 @@ struct StageSpec {
   std::string Tool;
   std::vector<std::string> Args;
   std::string PassField;
-  /// Runs alone among the stages with the same tool and arguments (the same
-  /// device): timing shares nothing with other timing.
-  bool Exclusive = false;
 };
 
 /// The gate field of each standard stage: check.ok, build.ok (for
-/// `run --build-only`), run.correct; none for bench and reward. Bench is
-/// exclusive per device.
+/// `run --build-only`), run.correct; none for bench and reward. Stages of
+/// different records may run at once: kevin-bench's and kevin-run's device
+/// locks (kevin/Support/DeviceLock.h) keep other work off a device while it
+/// is timed, across every process on the machine.
 StageSpec makeStage(const std::string &Tool, std::vector<std::string> Args = {});
 
 class PipelineEvaluator {
@@ -53,10 +51,8 @@ public:
   static bool passed(const StageSpec &Stage, const Json &Record);
 
 private:
-  struct Locks;
   std::string ToolsDir;
   double StageTimeoutSeconds;
-  std::shared_ptr<Locks> ExclusiveLocks;
 };
 
 /// The directory holding the running executable.
