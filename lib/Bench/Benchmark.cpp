@@ -203,8 +203,13 @@ Benchmarker::reference(const std::string &TaskPath,
   Ref.Environment = workerEnvironment(Path, Options.CacheDir);
   Ref.WorkingDirectory = Path;
   Ref.Stdin = Secrets.dump() + "\n";
-  Ref.StdinLater = [MayTime]() -> std::optional<std::string> {
-    if (!MayTime())
+  // The device is asked for alone only once the worker's set-up (inputs,
+  // audit outputs) is done: the exclusive window holds timing loops only.
+  std::string Progress = Path + "/" + protocol::Progress;
+  Ref.StdinLater = [MayTime, Progress]() -> std::optional<std::string> {
+    if (readWholeFile(Progress).find(std::string(protocol::TimingReady) +
+                                     "\n") == std::string::npos ||
+        !MayTime())
       return std::nullopt;
     return std::string();
   };

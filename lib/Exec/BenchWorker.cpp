@@ -468,7 +468,12 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     Plan.AuditAt.clear(); // the trusted reference needs no audits
     // kevin-bench holds the timing until the candidate's worker, started
     // beside this one, has finished importing torch: nothing else runs on
-    // the machine while the reference is timed.
+    // the machine while the reference is timed. It asks for the device
+    // alone only now that the inputs and audits are done.
+    int ReadyFd = openProgress(Options.Dir);
+    progress(ReadyFd, protocol::TimingReady);
+    if (ReadyFd >= 0)
+      ::close(ReadyFd);
     readStdin();
     Json Timing = timeModel(*Timer, Prelude, Model, Pool, {}, Plan,
                             [](unsigned, const CallTimer::Sample &) {}, -1);
@@ -494,9 +499,7 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
   bool Isolated = Options.IsolateNetwork && isolateNetwork();
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
-  int ProgressFd =
-      ::open((Options.Dir + "/" + protocol::Progress).c_str(),
-             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  int ProgressFd = openProgress(Options.Dir);
   BuilderState State;
   State.Options = Options.Build;
   State.OriginPath = Display;

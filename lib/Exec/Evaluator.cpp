@@ -132,17 +132,15 @@ Expected<Verdict> evaluate(const Candidate &C,
   std::string CacheDir = Options.CacheDir;
 
   // The device is shared with other correctness runs, never with a timing
-  // loop (kevin-bench holds it alone): wait here, before any limit starts.
+  // loop (kevin-bench holds it alone). It is held from the moment the
+  // reference gets its seeds (its process start, torch's import and the
+  // task's run before, off the device) until both workers have ended.
   std::optional<DeviceLock> DeviceHold;
-  double DeviceWait = 0;
   if (!Options.BuildOnly) {
     Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
     if (!Lock)
       return Lock.error();
     DeviceHold.emplace(std::move(*Lock));
-    if (Error E = DeviceHold->lockShared())
-      return E;
-    DeviceWait = DeviceHold->waitedSeconds();
   }
 
   auto candidateArgv = [&](const std::string &Dir, bool BuildOnly) {
@@ -194,10 +192,12 @@ Expected<Verdict> evaluate(const Candidate &C,
                    {"extensions", Json::array()}};
   };
 
-  //--- Reference (trusted, never sees the candidate) and candidate start
-  // together: the candidate worker imports the candidate, building its
-  // extensions, while the reference makes the inputs and outputs; it then
-  // waits for its task on stdin. One candidate process per evaluation. ----
+  //--- The reference (trusted, never sees the candidate) starts first and
+  // sets up (Python, torch, the task) while this process waits for the
+  // device; its seeds come once the device is held. Then the candidate's
+  // worker starts: it imports the candidate, building its extensions, while
+  // the reference makes the inputs and outputs, and waits for its task on
+  // stdin. One candidate process per evaluation. ------------------------
   uint64_t Secret;
   if (Options.Seed) {
     Secret = *Options.Seed;
@@ -223,13 +223,32 @@ Expected<Verdict> evaluate(const Candidate &C,
                  std::to_string(Options.Trials)};
   RefRun.Environment = workerEnvironment(RefDir, CacheDir);
   RefRun.WorkingDirectory = RefDir;
-  RefRun.Stdin = Json{{"seeds", Seeds}}.dump();
-  RefRun.TimeoutSeconds = Options.RunTimeoutSeconds * 2;
+  // Its limit, twice the run limit, counts from its seeds: the wait for the
+  // device is bounded on its own.
+  auto Seeded = std::make_shared<DeferredInput>();
+  RefRun.StdinLater = [Seeded] { return Seeded->poll(); };
+  RefRun.StopWhen = [Seeded, Limit = Options.RunTimeoutSeconds * 2] {
+    std::optional<DeferredInput::Clock::time_point> Sent = Seeded->sentAt();
+    return Seeded->abandoned() ||
+           (Sent && std::chrono::duration<double>(
+                        DeferredInput::Clock::now() - *Sent)
+                            .count() > Limit);
+  };
   RefRun.MaxCaptureBytes = 64 * 1024;
   std::future<Expected<SubprocessResult>> RefFuture;
-  if (!Options.BuildOnly)
+  double DeviceWait = 0;
+  if (!Options.BuildOnly) {
     RefFuture = std::async(std::launch::async,
                            [RefRun] { return runSubprocess(RefRun); });
+    Error Held = DeviceHold->lockShared();
+    if (Held) {
+      Seeded->abandon();
+      RefFuture.wait();
+      return Held;
+    }
+    DeviceWait = DeviceHold->waitedSeconds();
+    Seeded->send(Json{{"seeds", Seeds}}.dump());
+  }
 
   // The candidate's limits: the build phase (import, compiles) until it
   // reports "load ready", the run phase (ModelNew, trials) from the later
@@ -275,9 +294,15 @@ Expected<Verdict> evaluate(const Candidate &C,
       giveUp();
       return RefProc.error();
     }
-    ReferenceSeconds = RefProc->WallSeconds;
     Reference = Json::parse(
         readWholeFile(RefDir + "/" + protocol::ReferenceJson), nullptr, false);
+    // Its own time: the wait for its seeds (the device) is not.
+    ReferenceSeconds = RefProc->WallSeconds;
+    if (const Json *Wait = Reference.is_discarded()
+                               ? nullptr
+                               : findField(Reference, "seconds.seeds_wait"))
+      if (Wait->is_number())
+        ReferenceSeconds -= Wait->get<double>();
     if (!RefProc->succeeded() || Reference.is_discarded() ||
         !Reference.value("ok", false)) {
       giveUp();

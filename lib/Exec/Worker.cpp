@@ -50,6 +50,11 @@ double secondsSince(Clock::time_point Start) {
 
 BuilderState *Builder = nullptr;
 
+int openProgress(const std::string &Dir) {
+  return ::open((Dir + "/" + protocol::Progress).c_str(),
+                O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+}
+
 void progress(int Fd, const std::string &Line) {
   if (Fd < 0)
     return;
@@ -286,13 +291,6 @@ using namespace worker;
 int runReferenceWorker(const WorkerOptions &Options) {
   Json Report;
   Report["ok"] = false;
-  std::string StdinText((std::istreambuf_iterator<char>(std::cin)),
-                        std::istreambuf_iterator<char>());
-  Json Secrets = Json::parse(StdinText, nullptr, false);
-  if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
-    std::cerr << "kevin-worker: error: no trial seeds on stdin\n";
-    return ExitError;
-  }
   // Never finalized: the process ends with _Exit right after reporting (see
   // kevin-worker.cpp), so neither candidate atexit code nor the teardown of
   // a broken CUDA context can change what happened.
@@ -319,6 +317,17 @@ int runReferenceWorker(const WorkerOptions &Options) {
         return ExitClean;
       }
     double ImportSeconds = secondsSince(Start);
+    // The seeds come once kevin-run holds the device: everything above ran
+    // off it, while kevin-run waited.
+    auto WaitStart = Clock::now();
+    std::string StdinText((std::istreambuf_iterator<char>(std::cin)),
+                          std::istreambuf_iterator<char>());
+    double SeedsWait = secondsSince(WaitStart);
+    Json Secrets = Json::parse(StdinText, nullptr, false);
+    if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
+      std::cerr << "kevin-worker: error: no trial seeds on stdin\n";
+      return ExitError;
+    }
     py::object Device =
         py::module_::import("torch").attr("device")(Options.Device);
     bool Cuda = Options.Device.rfind("cuda", 0) == 0;
@@ -414,6 +423,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
     Report["ok"] = true;
     Report["trials"] = Trials;
     Report["seconds"] = {{"import", ImportSeconds},
+                         {"seeds_wait", SeedsWait},
                          {"total", secondsSince(Start)}};
     writeJson(Options.Dir, protocol::ReferenceJson, Report);
     return ExitClean;
@@ -478,8 +488,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Report.Value["outcome"] = "ok";
   Report.Value["message"] = "";
   Report.Value["network_isolated"] = Isolated;
-  Report.ProgressFd = ::open((Options.Dir + "/" + protocol::Progress).c_str(),
-                             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  Report.ProgressFd = openProgress(Options.Dir);
 
   BuilderState State;
   State.Options = Options.Build;

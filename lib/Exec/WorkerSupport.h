@@ -45,6 +45,8 @@ struct BuilderState {
 /// The state the embedded _kevin_build module uses (one per process).
 extern BuilderState *Builder;
 
+/// Opens Dir's progress file for appending; -1 when it cannot.
+int openProgress(const std::string &Dir);
 /// Appends a line to the progress file (the stage the worker reached).
 void progress(int Fd, const std::string &Line);
 

@@ -65,6 +65,9 @@ constexpr const char *ReferenceJson = "reference.json";
 constexpr const char *TaskJson = "task.json";
 constexpr const char *ResultJson = "result.json";
 constexpr const char *Progress = "progress";
+/// The bench-reference worker's progress line once its inputs and audit
+/// outputs are made and only the timing loops remain.
+constexpr const char *TimingReady = "timing ready";
 /// The seed Model and ModelNew are built under (KernelBench's).
 constexpr unsigned long long InitSeed = 42;
 
