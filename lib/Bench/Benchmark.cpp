@@ -162,6 +162,8 @@ Json timingPlan(const BenchOptions &O) {
 } // namespace
 
 Benchmarker::Benchmarker(BenchOptions O) : Options(std::move(O)) {
+  // The audits' reference outputs live in this process.
+  guardFromCandidates();
   if (Options.Seed) {
     Secret = *Options.Seed;
   } else if (Expected<std::string> Hex = randomHex(8)) {

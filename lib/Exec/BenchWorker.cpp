@@ -353,6 +353,7 @@ Expected<py::list> loadSet(py::module_ &Prelude, const std::string &Dir,
 //--- bench-reference ----------------------------------------------------------
 
 int runBenchReferenceWorker(const WorkerOptions &Options) {
+  guardFromCandidates();
   // The secrets come on the first line; stdin closes when kevin-bench lets
   // the timing start (see below).
   std::string SecretsLine;
@@ -496,7 +497,7 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
 //--- bench-candidate ----------------------------------------------------------
 
 int runBenchCandidateWorker(const WorkerOptions &Options) {
-  bool Isolated = Options.IsolateNetwork && isolateNetwork();
+  bool Isolated = isolateWorker(Options.IsolateNetwork, {}).Network;
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   int ProgressFd = openProgress(Options.Dir);

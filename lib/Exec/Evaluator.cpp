@@ -54,7 +54,9 @@ std::string describeStructure(const Json &Outputs) {
 }
 
 /// A candidate worker's two time limits: the build phase (import and
-/// compiles) ends when the worker reports "load ready"; the run phase
+/// compiles, from the worker's start, or from its task being sent when it
+/// imports only after that) ends when the worker reports "load ready"; the
+/// run phase
 /// (ModelNew and the trials) starts at the later of that and its task being
 /// sent on stdin.
 class CandidatePhases {
@@ -66,8 +68,14 @@ public:
     std::lock_guard<std::mutex> Lock(Guard);
     if (!ReadyAt) {
       std::string Progress = readWholeFile(Dir + "/" + protocol::Progress);
-      if (Progress.find("\nload ready\n") == std::string::npos)
-        return secondsSince(Started) > BuildLimit;
+      if (Progress.find("\nload ready\n") == std::string::npos) {
+        // A worker that imports after its task builds from the task on.
+        std::optional<Clock::time_point> BuildStart = Started;
+        if (Progress.find("\n" + std::string(protocol::ImportAfterTask) +
+                          "\n") != std::string::npos)
+          BuildStart = Task.sentAt();
+        return BuildStart && secondsSince(*BuildStart) > BuildLimit;
+      }
       ReadyAt = Clock::now();
     }
     std::optional<Clock::time_point> Run = runStart();
@@ -110,6 +118,7 @@ Expected<Verdict> evaluate(const Candidate &C,
                            const EvaluatorOptions &Options) {
   auto Start = Clock::now();
   Verdict V;
+  guardFromCandidates();
   if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
     return Error::inFile(Options.WorkerPath,
                          "cannot find the kevin-worker executable");
@@ -169,6 +178,8 @@ Expected<Verdict> evaluate(const Candidate &C,
       Argv.push_back("--build-only");
     if (!Options.IsolateNetwork)
       Argv.push_back("--no-isolate-network");
+    if (!BuildOnly)
+      Argv.insert(Argv.end(), {"--hide", RefDir});
     return Argv;
   };
 
@@ -540,6 +551,7 @@ Expected<Verdict> evaluate(const Candidate &C,
     V.Run["tolerance"] = {
         {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
     V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
+    V.Run["reference_hidden"] = Ran.Result.value("reference_hidden", false);
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)
                       : 0.0;

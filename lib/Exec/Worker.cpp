@@ -27,8 +27,10 @@
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sched.h>
 #include <sstream>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -236,29 +238,64 @@ TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch) {
   return Tc;
 }
 
-/// Cuts the process off the network: a new network namespace (directly when
-/// privileged, else inside a new user namespace). False when not permitted.
-bool isolateNetwork() {
-  if (::unshare(CLONE_NEWNET) == 0)
-    return true;
+namespace {
+
+void writeProcFile(const char *Path, const std::string &Text) {
+  int Fd = ::open(Path, O_WRONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return;
+  ssize_t Ignored = ::write(Fd, Text.data(), Text.size());
+  (void)Ignored;
+  ::close(Fd);
+}
+
+/// Enters a new user namespace, mapping this process's uid and gid to
+/// themselves, and with it the namespaces in Flags. From then on the process
+/// has no privilege over anything outside: it cannot trace or read the
+/// memory of kevin's non-dumpable processes, even when it runs as root.
+bool enterUserNamespace(int Flags) {
   uid_t Uid = ::getuid();
   gid_t Gid = ::getgid();
-  if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0)
+  if (::unshare(CLONE_NEWUSER | Flags) != 0)
     return false;
-  auto writeProc = [](const char *Path, const std::string &Text) {
-    int Fd = ::open(Path, O_WRONLY | O_CLOEXEC);
-    if (Fd < 0)
-      return;
-    ssize_t Ignored = ::write(Fd, Text.data(), Text.size());
-    (void)Ignored;
-    ::close(Fd);
-  };
-  writeProc("/proc/self/setgroups", "deny");
-  writeProc("/proc/self/uid_map",
-            std::to_string(Uid) + " " + std::to_string(Uid) + " 1");
-  writeProc("/proc/self/gid_map",
-            std::to_string(Gid) + " " + std::to_string(Gid) + " 1");
+  writeProcFile("/proc/self/setgroups", "deny");
+  writeProcFile("/proc/self/uid_map",
+                std::to_string(Uid) + " " + std::to_string(Uid) + " 1");
+  writeProcFile("/proc/self/gid_map",
+                std::to_string(Gid) + " " + std::to_string(Gid) + " 1");
   return true;
+}
+
+/// Mounts an empty read-only file system over each directory, in this
+/// process's own mount namespace.
+bool coverDirectories(const std::vector<std::string> &Dirs) {
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    return false;
+  for (const std::string &Dir : Dirs)
+    if (::mount("kevin-hidden", Dir.c_str(), "tmpfs",
+                MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                "size=4k,mode=000") != 0)
+      return false;
+  return true;
+}
+
+} // namespace
+
+WorkerIsolation isolateWorker(bool Network,
+                              const std::vector<std::string> &Hidden) {
+  WorkerIsolation Result;
+  int NetworkFlag = Network ? CLONE_NEWNET : 0;
+  if (enterUserNamespace(NetworkFlag | CLONE_NEWNS)) {
+    Result.Network = Network;
+    // A second user namespace leaves the process without privilege over
+    // the first one's mounts: the covers are locked and cannot be lifted.
+    Result.Hidden = !Hidden.empty() && coverDirectories(Hidden) &&
+                    enterUserNamespace(CLONE_NEWNS);
+    return Result;
+  }
+  // No user namespaces: a privileged process can still leave the network.
+  Result.Network = Network && ::unshare(CLONE_NEWNET) == 0;
+  return Result;
 }
 
 py::object toPython(const at::Tensor &T) {
@@ -289,6 +326,7 @@ using namespace worker;
 //--- Reference worker --------------------------------------------------------
 
 int runReferenceWorker(const WorkerOptions &Options) {
+  guardFromCandidates();
   Json Report;
   Report["ok"] = false;
   // Never finalized: the process ends with _Exit right after reporting (see
@@ -479,7 +517,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
     std::cerr << "kevin-worker: error: no nonce on stdin\n";
     return ExitError;
   }
-  bool Isolated = Options.IsolateNetwork && isolateNetwork();
+  WorkerIsolation Isolation =
+      isolateWorker(Options.IsolateNetwork, Options.HiddenDirs);
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   CandidateReport Report;
@@ -487,7 +526,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Report.Value["stage"] = "format";
   Report.Value["outcome"] = "ok";
   Report.Value["message"] = "";
-  Report.Value["network_isolated"] = Isolated;
+  Report.Value["network_isolated"] = Isolation.Network;
+  Report.Value["reference_hidden"] = Isolation.Hidden;
   Report.ProgressFd = openProgress(Options.Dir);
 
   BuilderState State;
@@ -530,6 +570,22 @@ int runCandidateWorker(const WorkerOptions &Options) {
     Prelude.attr("install_builder")();
     bool Cuda = Options.Device.rfind("cuda", 0) == 0;
 
+    // A candidate that could reach the reference's directory is imported
+    // only once its task has come: kevin-run has then read the reference's
+    // outputs and deleted them.
+    std::optional<Json> TaskFirst;
+    if (!Options.BuildOnly && !Options.HiddenDirs.empty() &&
+        !Isolation.Hidden) {
+      progress(Report.ProgressFd, protocol::ImportAfterTask);
+      Expected<Json> Early = readTaskFromStdin();
+      if (!Early) {
+        std::cerr << "kevin-worker: error: " << Early.error().message()
+                  << "\n";
+        return ExitError;
+      }
+      TaskFirst = std::move(*Early);
+    }
+
     // Load: import the candidate (its load_inline calls build here).
     progress(Report.ProgressFd, "load");
     auto LoadStart = Clock::now();
@@ -570,7 +626,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // arrives when the reference has made the inputs. "load ready" ends the
     // build phase's time limit, "load model" starts the run phase's.
     progress(Report.ProgressFd, "load ready");
-    Expected<Json> TaskOrError = readTaskFromStdin();
+    Expected<Json> TaskOrError =
+        TaskFirst ? Expected<Json>(std::move(*TaskFirst)) : readTaskFromStdin();
     if (!TaskOrError) {
       std::cerr << "kevin-worker: error: " << TaskOrError.error().message()
                 << "\n";

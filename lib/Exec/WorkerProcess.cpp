@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace kevin {
@@ -82,6 +83,8 @@ std::string stderrTail(const std::string &Stderr, size_t Limit) {
   return "[...]\n" +
          S.substr(Cut == std::string::npos ? S.size() - Limit : Cut + 1);
 }
+
+void guardFromCandidates() { ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
 /// The environment of worker processes: nothing from the caller but what
 /// running torch needs.

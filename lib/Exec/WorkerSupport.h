@@ -69,8 +69,17 @@ bool isSystemExit(const py::error_already_set &E);
 py::module_ startPython();
 /// The torch toolchain as the prelude reports it (nvcc target Arch if set).
 TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
-/// Moves the process into its own network namespace; false if not allowed.
-bool isolateNetwork();
+/// What isolateWorker achieved.
+struct WorkerIsolation {
+  bool Network = false; ///< in a network namespace of its own
+  bool Hidden = false;  ///< the hidden directories are covered, for good
+};
+/// Moves a candidate's worker, before any candidate code, into namespaces of
+/// its own: a user namespace (no privilege outside it), a network namespace
+/// when Network, and a mount namespace in which each of Hidden is covered by
+/// an empty file system. Does what the OS permits.
+WorkerIsolation isolateWorker(bool Network,
+                              const std::vector<std::string> &Hidden);
 
 py::object toPython(const at::Tensor &T);
 at::Tensor fromPython(const py::handle &H);

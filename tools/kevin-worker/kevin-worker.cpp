@@ -45,6 +45,8 @@ int main(int Argc, char **Argv) {
   App.add_flag("--build-only", Options.BuildOnly,
                "stop after importing the candidate");
   bool NoIsolation = false;
+  App.add_option("--hide", Options.HiddenDirs,
+                 "a directory the candidate must not see (repeatable)");
   App.add_flag("--no-isolate-network", NoIsolation,
                "keep the network namespace");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))

@@ -68,6 +68,10 @@ constexpr const char *Progress = "progress";
 /// The bench-reference worker's progress line once its inputs and audit
 /// outputs are made and only the timing loops remain.
 constexpr const char *TimingReady = "timing ready";
+/// The candidate worker's progress line when it could not hide the
+/// reference's directory and waits for its task before importing the
+/// candidate.
+constexpr const char *ImportAfterTask = "import after task";
 /// The seed Model and ModelNew are built under (KernelBench's).
 constexpr unsigned long long InitSeed = 42;
 

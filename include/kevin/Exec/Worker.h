@@ -35,6 +35,7 @@
 #include "kevin/Build/Builder.h"
 
 #include <string>
+#include <vector>
 
 namespace kevin {
 
@@ -51,6 +52,9 @@ struct WorkerOptions {
   /// nvcc target (`sm_90a`); empty picks it from the device.
   std::string CudaArch;
   bool IsolateNetwork = true;
+  /// Candidate mode: directories the candidate must not see (the
+  /// reference's), covered in its own mount namespace.
+  std::vector<std::string> HiddenDirs;
   /// Address-space limit for the candidate's run phase, MiB; 0 for none.
   size_t MemoryLimitMiB = 0;
   /// Bench reference mode: "eager", or "compile" (torch.compile).

@@ -74,6 +74,12 @@ std::string truncated(const std::string &Text, size_t Limit);
 /// The last Limit bytes of a worker's stderr, on line boundaries.
 std::string stderrTail(const std::string &Stderr, size_t Limit);
 
+/// Makes this process non-dumpable for the rest of its life: a candidate's
+/// process (in a user namespace of its own, see the candidate workers) can
+/// then neither trace it nor read its memory, its open files or its working
+/// directory through /proc. For every process that holds reference outputs.
+void guardFromCandidates();
+
 /// The environment of worker processes: nothing from the caller but what
 /// running torch needs.
 std::vector<std::string> workerEnvironment(const std::string &Home,
