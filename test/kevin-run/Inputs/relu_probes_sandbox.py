@@ -1,5 +1,7 @@
 # Looks around its process before answering: no network, no inherited
-# secrets, a private temporary directory as its home and working directory.
+# secrets, a private temporary directory as its home and working directory,
+# and no way into kevin-run's memory or environment (it is non-dumpable and
+# the candidate has no privilege outside its own user namespace).
 import errno
 import os
 import socket
@@ -20,6 +22,13 @@ def problems():
     except OSError as err:
         if err.errno != errno.ENETUNREACH:
             found.append("network reachable (%s)" % err.strerror)
+    parent = os.getppid()
+    for probe in ("/proc/%d/mem" % parent, "/proc/%d/environ" % parent):
+        try:
+            with open(probe, "rb"):
+                found.append("kevin-run's %s opens" % probe)
+        except OSError:
+            pass
     return found
 
 
