@@ -6,9 +6,10 @@
 // writes is trusted beyond its samples, and those are cross-checked: the
 // synchronized clock against the stream events, the thread census, and the
 // audit outputs against the reference and against their own copies taken
-// right after forward returned. The device is shared with other users of
-// it during set-up and held alone from the reference's timing until the
-// candidate's worker ends (kevin/Support/DeviceLock.h).
+// right after forward returned. The device is not held while the workers
+// start, shared with other users of it while the reference draws inputs and
+// makes the audit outputs, and held alone from the reference's timing until
+// the candidate's worker ends (kevin/Support/DeviceLock.h).
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
@@ -175,6 +176,7 @@ Benchmarker::~Benchmarker() = default;
 
 Expected<Benchmarker::ReferenceRun *>
 Benchmarker::reference(const std::string &TaskPath,
+                       std::function<bool()> MayStart,
                        std::function<bool()> MayTime,
                        std::function<double()> DeviceWaiting) {
   auto Found = References.find(TaskPath);
@@ -204,17 +206,23 @@ Benchmarker::reference(const std::string &TaskPath,
                   {"--task", TaskPath, "--baseline", Options.Baseline});
   Ref.Environment = workerEnvironment(Path, Options.CacheDir);
   Ref.WorkingDirectory = Path;
-  Ref.Stdin = Secrets.dump() + "\n";
-  // The device is asked for alone only once the worker's set-up (inputs,
-  // audit outputs) is done: the exclusive window holds timing loops only.
+  // The secrets once the device is held shared; the device is asked for
+  // alone only once the worker's set-up (inputs, audit outputs) is done: the
+  // exclusive window holds timing loops only.
   std::string Progress = Path + "/" + protocol::Progress;
-  Ref.StdinLater = [MayTime, Progress]() -> std::optional<std::string> {
-    if (readWholeFile(Progress).find(std::string(protocol::TimingReady) +
-                                     "\n") == std::string::npos ||
-        !MayTime())
-      return std::nullopt;
-    return std::string();
-  };
+  Ref.StdinLater = {
+      [MayStart, Line = Secrets.dump() + "\n"]() -> std::optional<std::string> {
+        if (!MayStart())
+          return std::nullopt;
+        return Line;
+      },
+      [MayTime, Progress]() -> std::optional<std::string> {
+        if (readWholeFile(Progress).find(std::string(protocol::TimingReady) +
+                                         "\n") == std::string::npos ||
+            !MayTime())
+          return std::nullopt;
+        return std::string();
+      }};
   // The limit leaves out the wait for the device (bounded on its own).
   auto RefStart = std::chrono::steady_clock::now();
   Ref.StopWhen = [RefStart, DeviceWaiting, Limit = Options.TimeoutSeconds] {
@@ -295,13 +303,13 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Plan["nonce"] = *Nonce;
   B["environment"] = hostEnvironment(Options.Device);
 
-  // Shared with other users of the device until the timing loops.
+  // Shared with other users of the device from the reference's input draws
+  // to its timing loops, then held alone (the workers' set-up needs no
+  // device: the candidate's runs only trusted code until its plan comes).
   Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
   if (!Lock)
     return Lock.error();
   DeviceLock &Device = *Lock;
-  if (Error E = Device.lockShared())
-    return E;
 
   // The candidate's worker starts now and imports torch while the reference
   // is timed; it gets its plan (and imports the candidate) only after.
@@ -314,7 +322,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
                                    "--display-name", Display});
   Run.Environment = workerEnvironment(WorkDir, Options.CacheDir);
   Run.WorkingDirectory = WorkDir;
-  Run.StdinLater = [Handoff] { return Handoff->poll(); };
+  Run.StdinLater = {[Handoff] { return Handoff->poll(); }};
   // Its limit counts from the plan; the reference's wait has its own.
   Run.StopWhen = [Handoff, Limit] {
     std::optional<DeferredInput::Clock::time_point> Sent = Handoff->sentAt();
@@ -349,7 +357,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   };
 
   Expected<ReferenceRun *> RefOrErr = reference(
-      C.TaskPath, MayTime,
+      C.TaskPath, [&Device] { return Device.tryLockShared(); }, MayTime,
       [&Device, Before = Device.waitedSeconds()] {
         return Device.waitedSeconds() - Before;
       });

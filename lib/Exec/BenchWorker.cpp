@@ -354,22 +354,6 @@ Expected<py::list> loadSet(py::module_ &Prelude, const std::string &Dir,
 
 int runBenchReferenceWorker(const WorkerOptions &Options) {
   guardFromCandidates();
-  // The secrets come on the first line; stdin closes when kevin-bench lets
-  // the timing start (see below).
-  std::string SecretsLine;
-  std::getline(std::cin, SecretsLine);
-  Json Secrets = Json::parse(SecretsLine, nullptr, false);
-  if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
-    std::cerr << "kevin-worker: error: no input-set seeds on stdin\n";
-    return ExitError;
-  }
-  unsigned PoolSize = Secrets.value("pool", 4u);
-  unsigned AuditCount = Secrets.value("audits", 2u);
-  if (Secrets["seeds"].size() != PoolSize + AuditCount || PoolSize == 0) {
-    std::cerr << "kevin-worker: error: expected pool + audits seeds\n";
-    return ExitError;
-  }
-  TimingPlan Plan = TimingPlan::from(Secrets);
   Json Report;
   Report["ok"] = false;
   auto failed = [&](const std::string &Message) {
@@ -393,6 +377,23 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     for (const char *Needed : {"Model", "get_inputs", "get_init_inputs"})
       if (!py::hasattr(Task, Needed))
         return failed(std::string("the task defines no '") + Needed + "'");
+    // The secrets come on a first line once kevin-bench holds the device
+    // (everything above ran off it); stdin closes when it lets the timing
+    // start (see below).
+    std::string SecretsLine;
+    std::getline(std::cin, SecretsLine);
+    Json Secrets = Json::parse(SecretsLine, nullptr, false);
+    if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
+      std::cerr << "kevin-worker: error: no input-set seeds on stdin\n";
+      return ExitError;
+    }
+    unsigned PoolSize = Secrets.value("pool", 4u);
+    unsigned AuditCount = Secrets.value("audits", 2u);
+    if (Secrets["seeds"].size() != PoolSize + AuditCount || PoolSize == 0) {
+      std::cerr << "kevin-worker: error: expected pool + audits seeds\n";
+      return ExitError;
+    }
+    TimingPlan Plan = TimingPlan::from(Secrets);
     Json Environment;
     Expected<CallTimer> Timer = CallTimer::create(
         Prelude, Options.Device, Plan.FlushBytes, Environment);

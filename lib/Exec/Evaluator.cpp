@@ -54,18 +54,23 @@ std::string describeStructure(const Json &Outputs) {
 }
 
 /// A candidate worker's two time limits: the build phase (import and
-/// compiles, from the worker's start, or from its task being sent when it
+/// compiles, from its nonce being sent, or from its task being sent when it
 /// imports only after that) ends when the worker reports "load ready"; the
 /// run phase
 /// (ModelNew and the trials) starts at the later of that and its task being
 /// sent on stdin.
 class CandidatePhases {
 public:
-  DeferredInput Task;
+  DeferredInput Nonce, Task;
   bool expired(const std::string &Dir, double BuildLimit, double RunLimit) {
     if (Task.abandoned())
       return true;
     std::lock_guard<std::mutex> Lock(Guard);
+    // A hard cap over both phases and the wait for the reference (whose own
+    // limit is twice the run limit).
+    std::optional<Clock::time_point> Started = Nonce.sentAt();
+    if (Started && secondsSince(*Started) > BuildLimit + 3 * RunLimit)
+      return true;
     if (!ReadyAt) {
       std::string Progress = readWholeFile(Dir + "/" + protocol::Progress);
       if (Progress.find("\nload ready\n") == std::string::npos) {
@@ -87,7 +92,10 @@ public:
   }
   double secondsInPhase() {
     std::lock_guard<std::mutex> Lock(Guard);
-    return secondsSince(runStart().value_or(Started));
+    std::optional<Clock::time_point> Start = runStart();
+    if (!Start)
+      Start = Nonce.sentAt();
+    return Start ? secondsSince(*Start) : 0.0;
   }
 
 private:
@@ -98,7 +106,6 @@ private:
     return std::max(*ReadyAt, *Sent);
   }
   std::mutex Guard;
-  Clock::time_point Started = Clock::now();
   std::optional<Clock::time_point> ReadyAt;
 };
 
@@ -237,7 +244,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   // Its limit, twice the run limit, counts from its seeds: the wait for the
   // device is bounded on its own.
   auto Seeded = std::make_shared<DeferredInput>();
-  RefRun.StdinLater = [Seeded] { return Seeded->poll(); };
+  RefRun.StdinLater = {[Seeded] { return Seeded->poll(); }};
   RefRun.StopWhen = [Seeded, Limit = Options.RunTimeoutSeconds * 2] {
     std::optional<DeferredInput::Clock::time_point> Sent = Seeded->sentAt();
     return Seeded->abandoned() ||
@@ -247,41 +254,31 @@ Expected<Verdict> evaluate(const Candidate &C,
   };
   RefRun.MaxCaptureBytes = 64 * 1024;
   std::future<Expected<SubprocessResult>> RefFuture;
-  double DeviceWait = 0;
-  if (!Options.BuildOnly) {
+  if (!Options.BuildOnly)
     RefFuture = std::async(std::launch::async,
                            [RefRun] { return runSubprocess(RefRun); });
-    Error Held = DeviceHold->lockShared();
-    if (Held) {
-      Seeded->abandon();
-      RefFuture.wait();
-      return Held;
-    }
-    DeviceWait = DeviceHold->waitedSeconds();
-    Seeded->send(Json{{"seeds", Seeds}}.dump());
-  }
 
-  // The candidate's limits: the build phase (import, compiles) until it
-  // reports "load ready", the run phase (ModelNew, trials) from the later
-  // of that and its task being sent.
+  // The candidate's limits: the build phase (import, compiles) from its
+  // nonce until it reports "load ready", the run phase (ModelNew, trials)
+  // from the later of that and its task being sent.
   const std::string &WorkDir = CandDir;
   double BuildLimit = Options.BuildTimeoutSeconds + 60;
   auto Phases = std::make_shared<CandidatePhases>();
   Expected<std::string> Nonce = randomHex(16);
   if (!Nonce)
     return Nonce.error();
+  std::string NonceLine = Json{{"nonce", *Nonce}}.dump() + "\n";
   SubprocessOptions CandRun;
   CandRun.Argv = candidateArgv(WorkDir, Options.BuildOnly);
   CandRun.Environment = workerEnvironment(WorkDir, CacheDir);
   CandRun.WorkingDirectory = WorkDir;
-  CandRun.Stdin = Json{{"nonce", *Nonce}}.dump() + "\n";
-  // A hard cap over both phases and the wait for the reference (whose own
-  // limit is twice the run limit).
-  CandRun.TimeoutSeconds =
-      BuildLimit + (Options.BuildOnly ? 0 : 3 * Options.RunTimeoutSeconds);
   CandRun.MaxCaptureBytes = 64 * 1024;
-  if (!Options.BuildOnly) {
-    CandRun.StdinLater = [Phases] { return Phases->Task.poll(); };
+  if (Options.BuildOnly) {
+    CandRun.Stdin = NonceLine;
+    CandRun.TimeoutSeconds = BuildLimit;
+  } else {
+    CandRun.StdinLater = {[Phases] { return Phases->Nonce.poll(); },
+                          [Phases] { return Phases->Task.poll(); }};
     CandRun.StopWhen = [Phases, WorkDir, BuildLimit,
                         RunLimit = Options.RunTimeoutSeconds] {
       return Phases->expired(WorkDir, BuildLimit, RunLimit);
@@ -291,9 +288,25 @@ Expected<Verdict> evaluate(const Candidate &C,
                                [CandRun] { return runSubprocess(CandRun); });
   // The reference or the hand-off failed: stop the candidate's worker.
   auto giveUp = [&] {
+    Phases->Nonce.abandon();
     Phases->Task.abandon();
     CandFuture.wait();
   };
+
+  // Both workers set up (Python, torch) while this waits for the device;
+  // they get their secrets once it is held.
+  double DeviceWait = 0;
+  if (!Options.BuildOnly) {
+    if (Error Held = DeviceHold->lockShared()) {
+      Seeded->abandon();
+      RefFuture.wait();
+      giveUp();
+      return Held;
+    }
+    DeviceWait = DeviceHold->waitedSeconds();
+    Seeded->send(Json{{"seeds", Seeds}}.dump());
+    Phases->Nonce.send(NonceLine);
+  }
 
   //--- Reference results, then the candidate's task. -----------------------
   double ReferenceSeconds = 0;

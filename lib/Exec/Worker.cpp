@@ -509,20 +509,27 @@ Expected<Json> readTaskFromStdin() {
 } // namespace
 
 int runCandidateWorker(const WorkerOptions &Options) {
-  // The nonce line comes at once; the task follows later (see below).
-  std::string NonceLine;
-  std::getline(std::cin, NonceLine);
-  Json Secrets = Json::parse(NonceLine, nullptr, false);
-  if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
-    std::cerr << "kevin-worker: error: no nonce on stdin\n";
-    return ExitError;
-  }
   WorkerIsolation Isolation =
       isolateWorker(Options.IsolateNetwork, Options.HiddenDirs);
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   CandidateReport Report;
-  Report.Value["nonce"] = Secrets["nonce"];
+  // The nonce line comes once kevin-run holds the device: it is read before
+  // any candidate code runs (the trusted set-up before it needs no device),
+  // or before reporting a failure of that set-up. The task follows later.
+  auto readNonce = [&] {
+    if (Report.Value.contains("nonce"))
+      return true;
+    std::string NonceLine;
+    std::getline(std::cin, NonceLine);
+    Json Secrets = Json::parse(NonceLine, nullptr, false);
+    if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
+      std::cerr << "kevin-worker: error: no nonce on stdin\n";
+      return false;
+    }
+    Report.Value["nonce"] = Secrets["nonce"];
+    return true;
+  };
   Report.Value["stage"] = "format";
   Report.Value["outcome"] = "ok";
   Report.Value["message"] = "";
@@ -538,6 +545,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Builder = &State;
 
   auto finish = [&](Stage S) {
+    if (!readNonce())
+      return ExitError;
     if (Report.Value["outcome"] == "ok")
       Report.Value["stage"] = stageName(S);
     // A failed build stays a build error even if the candidate caught it.
@@ -569,6 +578,9 @@ int runCandidateWorker(const WorkerOptions &Options) {
     }
     Prelude.attr("install_builder")();
     bool Cuda = Options.Device.rfind("cuda", 0) == 0;
+
+    if (!readNonce())
+      return ExitError;
 
     // A candidate that could reach the reference's directory is imported
     // only once its task has come: kevin-run has then read the reference's

@@ -98,7 +98,7 @@ DeviceLock::DeviceLock(DeviceLock &&Other) noexcept
     : Path(std::move(Other.Path)), LockFd(Other.LockFd),
       TurnstileFd(Other.TurnstileFd), State(Other.State),
       WaitedSeconds(Other.WaitedSeconds),
-      ExclusiveWaitSince(Other.ExclusiveWaitSince) {
+      WaitSince(Other.WaitSince) {
   Other.LockFd = Other.TurnstileFd = -1;
   Other.State = Hold::None;
 }
@@ -127,11 +127,29 @@ Error DeviceLock::lockShared() {
   return Error::success();
 }
 
+bool DeviceLock::tryLockShared() {
+  if (State == Hold::Shared)
+    return true;
+  if (State != Hold::None)
+    unlock();
+  if (!WaitSince)
+    WaitSince = Clock::now();
+  // Through the turnstile: a writer waiting there goes first.
+  if (flockRetrying(TurnstileFd, LOCK_EX | LOCK_NB) != 0)
+    return false;
+  flockRetrying(TurnstileFd, LOCK_UN);
+  if (flockRetrying(LockFd, LOCK_SH | LOCK_NB) != 0)
+    return false;
+  State = Hold::Shared;
+  endWait();
+  return true;
+}
+
 bool DeviceLock::tryLockExclusive() {
   if (State == Hold::Exclusive)
     return true;
-  if (!ExclusiveWaitSince)
-    ExclusiveWaitSince = Clock::now();
+  if (!WaitSince)
+    WaitSince = Clock::now();
   if (State == Hold::Shared) {
     // Converting in place is not atomic in flock(2); give it up explicitly.
     flockRetrying(LockFd, LOCK_UN);
@@ -146,13 +164,13 @@ bool DeviceLock::tryLockExclusive() {
     return false;
   flockRetrying(TurnstileFd, LOCK_UN);
   State = Hold::Exclusive;
-  endExclusiveWait();
+  endWait();
   return true;
 }
 
 bool DeviceLock::lockExclusive(double MaxWaitSeconds) {
   while (!tryLockExclusive()) {
-    if (std::chrono::duration<double>(Clock::now() - *ExclusiveWaitSince)
+    if (std::chrono::duration<double>(Clock::now() - *WaitSince)
             .count() > MaxWaitSeconds)
       return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -160,24 +178,24 @@ bool DeviceLock::lockExclusive(double MaxWaitSeconds) {
   return true;
 }
 
-void DeviceLock::endExclusiveWait() {
-  if (ExclusiveWaitSince)
+void DeviceLock::endWait() {
+  if (WaitSince)
     WaitedSeconds +=
-        std::chrono::duration<double>(Clock::now() - *ExclusiveWaitSince)
+        std::chrono::duration<double>(Clock::now() - *WaitSince)
             .count();
-  ExclusiveWaitSince.reset();
+  WaitSince.reset();
 }
 
 double DeviceLock::waitedSeconds() const {
   return WaitedSeconds +
-         (ExclusiveWaitSince ? std::chrono::duration<double>(
-                                   Clock::now() - *ExclusiveWaitSince)
+         (WaitSince ? std::chrono::duration<double>(
+                                   Clock::now() - *WaitSince)
                                    .count()
                              : 0.0);
 }
 
 void DeviceLock::unlock() {
-  endExclusiveWait();
+  endWait();
   if (State == Hold::Waiting)
     flockRetrying(TurnstileFd, LOCK_UN);
   if (State == Hold::Shared || State == Hold::Exclusive)

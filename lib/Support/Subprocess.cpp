@@ -172,7 +172,8 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
 
   SubprocessResult Result;
   std::string StdinBytes = Options.Stdin;
-  bool StdinKnown = !Options.StdinLater;
+  size_t PiecesWritten = 0; // of StdinLater
+  bool StdinKnown = Options.StdinLater.empty();
   size_t StdinWritten = 0;
   // A child that exits without reading its stdin must not kill us by SIGPIPE.
   if (!StdinBytes.empty() || !StdinKnown)
@@ -200,11 +201,12 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
         DrainDeadline = Clock::now() + std::chrono::seconds(1);
       }
     }
-    if (!StdinKnown) {
-      if (std::optional<std::string> Later = Options.StdinLater()) {
-        StdinBytes += *Later;
-        StdinKnown = true;
-      }
+    while (!StdinKnown) {
+      std::optional<std::string> Piece = Options.StdinLater[PiecesWritten]();
+      if (!Piece)
+        break;
+      StdinBytes += *Piece;
+      StdinKnown = ++PiecesWritten == Options.StdinLater.size();
     }
     if (In.Fds[1] >= 0 && StdinKnown && StdinWritten == StdinBytes.size())
       In.closeEnd(1);

@@ -136,3 +136,19 @@ TEST_F(DeviceLockTest, WaitsAreCountedAndBounded) {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(Writer.waitedSeconds(), Held); // Holding is not waiting.
 }
+
+TEST_F(DeviceLockTest, TryingSharedQueuesBehindAWriterWithoutBlocking) {
+  DeviceLock Reader = open(), Writer = open(), Other = open();
+  ASSERT_FALSE(Reader.lockShared());
+  EXPECT_FALSE(Writer.tryLockExclusive()); // Waits in the turnstile.
+  EXPECT_FALSE(Other.tryLockShared());     // So new readers queue.
+  Reader.unlock();
+  EXPECT_TRUE(Writer.tryLockExclusive());
+  EXPECT_FALSE(Other.tryLockShared());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  Writer.unlock();
+  EXPECT_TRUE(Other.tryLockShared());
+  EXPECT_TRUE(Other.tryLockShared()); // Held: a no-op.
+  EXPECT_GE(Other.waitedSeconds(), 0.05);
+  EXPECT_FALSE(Writer.tryLockExclusive()); // A reader holds it.
+}

@@ -94,17 +94,21 @@ TEST(SubprocessTest, StdinCanArriveAfterTheChildStarted) {
   Options.Argv = {"/bin/sh", "-c", "echo started >&2; cat"};
   Options.Stdin = "at once, ";
   auto Start = std::chrono::steady_clock::now();
-  Options.StdinLater = [&]() -> std::optional<std::string> {
-    if (std::chrono::steady_clock::now() - Start <
-        std::chrono::milliseconds(200))
-      return std::nullopt;
-    return std::string("late secrets");
+  auto After = [&](int Milliseconds, const char *Text) {
+    return [&Start, Milliseconds, Text]() -> std::optional<std::string> {
+      if (std::chrono::steady_clock::now() - Start <
+          std::chrono::milliseconds(Milliseconds))
+        return std::nullopt;
+      return std::string(Text);
+    };
   };
+  // The second piece is ready first, and still comes second.
+  Options.StdinLater = {After(200, "late secrets, "), After(100, "later")};
   Options.TimeoutSeconds = 10;
   auto R = runSubprocess(Options);
   ASSERT_TRUE(R);
   EXPECT_EQ(R->Stderr, "started\n");
-  EXPECT_EQ(R->Stdout, "at once, late secrets");
+  EXPECT_EQ(R->Stdout, "at once, late secrets, later");
   EXPECT_GE(R->WallSeconds, 0.2);
 }
 

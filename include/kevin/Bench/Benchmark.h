@@ -96,11 +96,14 @@ public:
 
 private:
   struct ReferenceRun;
-  /// The task's reference run, made on first use; its timing waits until
-  /// MayTime() says so (polled every few milliseconds). DeviceWaiting()
-  /// tells how long MayTime has waited for the device so far: that time is
-  /// left out of the reference's limit.
+  /// The task's reference run, made on first use. Its worker sets up off
+  /// the device and gets its secrets once MayStart() (the device held
+  /// shared); its timing waits until MayTime() (the device held alone); both
+  /// are polled every few milliseconds. DeviceWaiting() tells how long they
+  /// have waited for the device so far: that time is left out of the
+  /// reference's limit.
   Expected<ReferenceRun *> reference(const std::string &TaskPath,
+                                     std::function<bool()> MayStart,
                                      std::function<bool()> MayTime,
                                      std::function<double()> DeviceWaiting);
   BenchOptions Options;

@@ -43,6 +43,9 @@ public:
 
   /// Blocks until the device is held shared (behind any waiting writer).
   Error lockShared();
+  /// One step, never blocking, towards holding the device shared (behind
+  /// any waiting writer); true once held.
+  bool tryLockShared();
   /// One step, never blocking, towards holding the device alone; true once
   /// held. The first step gives up a shared hold; from then on new shared
   /// users wait for this one.
@@ -54,8 +57,8 @@ public:
   void unlock();
 
   /// Seconds spent waiting for the device so far: blocked in lockShared,
-  /// and from a first tryLockExclusive step until held (a wait still going
-  /// on included).
+  /// and from a first tryLockShared or tryLockExclusive step until held (a
+  /// wait still going on included).
   double waitedSeconds() const;
 
   const std::string &path() const { return Path; }
@@ -65,14 +68,14 @@ private:
       : Path(std::move(Path)), LockFd(LockFd), TurnstileFd(TurnstileFd) {}
   using Clock = std::chrono::steady_clock;
   enum class Hold { None, Shared, Waiting, Exclusive };
-  /// Ends a wait to hold the device alone, counting it.
-  void endExclusiveWait();
+  /// Ends a wait of the try* steps, counting it.
+  void endWait();
   std::string Path;
   int LockFd = -1;
   int TurnstileFd = -1;
   Hold State = Hold::None;
   double WaitedSeconds = 0; ///< finished waits
-  std::optional<Clock::time_point> ExclusiveWaitSince;
+  std::optional<Clock::time_point> WaitSince; ///< of the try* steps
 };
 
 } // namespace kevin

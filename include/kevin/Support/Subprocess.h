@@ -31,10 +31,10 @@ struct SubprocessOptions {
   /// Bytes written to the child's stdin, which is then closed.
   std::string Stdin;
   /// For a child started ahead of part of its input (a worker that imports
-  /// torch while its task is still being made): polled about every 10 ms
-  /// until it returns the bytes to write after Stdin; stdin closes after
-  /// them.
-  std::function<std::optional<std::string>()> StdinLater;
+  /// torch while the device is busy or its task is still being made): the
+  /// pieces written after Stdin, in order. Each is polled about every 10 ms
+  /// until it returns its bytes; stdin closes after the last.
+  std::vector<std::function<std::optional<std::string>()>> StdinLater;
   /// Polled about every 10 ms while the child runs; true kills its process
   /// group and the result reads as timed out (limits with several phases,
   /// or a caller that no longer needs the child).
