@@ -236,7 +236,8 @@ Benchmarker::reference(const std::string &TaskPath,
   Expected<SubprocessResult> Proc = runSubprocess(Ref);
   if (!Proc)
     return Proc.error();
-  Run->Seconds = Proc->WallSeconds;
+  // Its own time: the waits for the device are not.
+  Run->Seconds = Proc->WallSeconds - DeviceWaiting();
   Json Report =
       Json::parse(readWholeFile(Path + "/" + protocol::BenchReferenceJson),
                   nullptr, false);

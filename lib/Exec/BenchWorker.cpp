@@ -380,13 +380,11 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     // The secrets come on a first line once kevin-bench holds the device
     // (everything above ran off it); stdin closes when it lets the timing
     // start (see below).
-    std::string SecretsLine;
-    std::getline(std::cin, SecretsLine);
-    Json Secrets = Json::parse(SecretsLine, nullptr, false);
-    if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
-      std::cerr << "kevin-worker: error: no input-set seeds on stdin\n";
+    std::optional<Json> SecretsLine =
+        readSecretsLine("seeds", "input-set seeds");
+    if (!SecretsLine)
       return ExitError;
-    }
+    const Json &Secrets = *SecretsLine;
     unsigned PoolSize = Secrets.value("pool", 4u);
     unsigned AuditCount = Secrets.value("audits", 2u);
     if (Secrets["seeds"].size() != PoolSize + AuditCount || PoolSize == 0) {
@@ -421,9 +419,9 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     std::vector<py::list> Pool;
     for (unsigned N = 0; N < PoolUsed + AuditCount; ++N) {
       unsigned Seed = N < PoolUsed ? N : PoolSize + (N - PoolUsed);
-      Prelude.attr("manual_seed")(Secrets["seeds"][Seed].get<uint64_t>());
       py::list Inputs = Prelude.attr("draw_inputs")(
-          Task.attr("get_inputs"), Options.Device);
+          Task.attr("get_inputs"), Options.Device,
+          Secrets["seeds"][Seed].get<uint64_t>());
       Json Layout = Json::array();
       std::vector<at::Tensor> Pristine, OnDevice;
       for (py::handle Item : Inputs) {
@@ -525,11 +523,10 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
     return ExitError;
   }
   progress(ProgressFd, "load ready");
-  Json Secrets = Json::parse(readStdin(), nullptr, false);
-  if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
-    std::cerr << "kevin-worker: error: no nonce on stdin\n";
+  std::optional<Json> PlanLine = readSecretsLine("nonce", "nonce");
+  if (!PlanLine)
     return ExitError;
-  }
+  const Json &Secrets = *PlanLine;
   TimingPlan Plan = TimingPlan::from(Secrets);
   Json Task = Json::parse(
       readWholeFile(Options.Dir + "/" + protocol::TaskJson), nullptr, false);

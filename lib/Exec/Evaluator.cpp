@@ -67,17 +67,22 @@ public:
       return true;
     std::lock_guard<std::mutex> Lock(Guard);
     // A hard cap over both phases and the wait for the reference (whose own
-    // limit is twice the run limit).
+    // limit is twice the run limit), with a minute to spare.
     std::optional<Clock::time_point> Started = Nonce.sentAt();
-    if (Started && secondsSince(*Started) > BuildLimit + 3 * RunLimit)
+    if (Started && secondsSince(*Started) > BuildLimit + 3 * RunLimit + 60)
       return true;
     if (!ReadyAt) {
       std::string Progress = readWholeFile(Dir + "/" + protocol::Progress);
       if (Progress.find("\nload ready\n") == std::string::npos) {
         // A worker that imports after its task builds from the task on.
         std::optional<Clock::time_point> BuildStart = Started;
-        if (Progress.find("\n" + std::string(protocol::ImportAfterTask) +
-                          "\n") != std::string::npos)
+        // (Only the trusted set-up writes that line, before "load": the
+        // candidate's code could append one later.)
+        size_t After = Progress.find("\n" +
+                                     std::string(protocol::ImportAfterTask) +
+                                     "\n"),
+               Load = Progress.find("\nload\n");
+        if (After != std::string::npos && After < Load)
           BuildStart = Task.sentAt();
         return BuildStart && secondsSince(*BuildStart) > BuildLimit;
       }
@@ -121,6 +126,21 @@ uint64_t trialSeed(uint64_t Secret, unsigned Trial) {
 }
 
 namespace {
+
+/// What a candidate's worker covers in its mount namespace: the shared
+/// temporary directory that holds this evaluation's directory Root when it
+/// is one like /tmp (world-writable and sticky: it holds the directories of
+/// other evaluations, and nothing a worker needs but what it keeps), else
+/// Root itself.
+std::string hiddenFromCandidates(const std::string &Root) {
+  std::string Base = Root.substr(0, Root.find_last_of('/'));
+  struct stat St;
+  if (!Base.empty() && ::stat(Base.c_str(), &St) == 0 &&
+      (St.st_mode & S_ISVTX) && (St.st_mode & S_IWOTH))
+    return Base;
+  return Root;
+}
+
 Expected<Verdict> evaluate(const Candidate &C,
                            const EvaluatorOptions &Options) {
   auto Start = Clock::now();
@@ -135,6 +155,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   Root->Keep = Options.KeepTemporaries;
   std::string RefDir = Root->path() + "/reference";
   std::string CandDir = Root->path() + "/candidate";
+  std::string Hidden = hiddenFromCandidates(Root->path());
   for (const std::string &D : {RefDir, CandDir})
     if (::mkdir(D.c_str(), 0700) != 0)
       return Error::inFile(D, std::string("cannot create directory: ") +
@@ -185,8 +206,11 @@ Expected<Verdict> evaluate(const Candidate &C,
       Argv.push_back("--build-only");
     if (!Options.IsolateNetwork)
       Argv.push_back("--no-isolate-network");
+    // The candidate sees nothing of the reference's directory, nor of other
+    // evaluations' (see hiddenFromCandidates).
     if (!BuildOnly)
-      Argv.insert(Argv.end(), {"--hide", RefDir});
+      Argv.insert(Argv.end(), {"--hide", Hidden, "--keep", Dir, "--keep",
+                               CandidatePath, "--keep", CacheDir});
     return Argv;
   };
 
@@ -228,6 +252,12 @@ Expected<Verdict> evaluate(const Candidate &C,
   Json Seeds = Json::array();
   for (unsigned T = 0; T < Options.Trials; ++T)
     Seeds.push_back(trialSeed(Secret, T));
+  // Drawn before any worker starts: nothing below returns early while one
+  // waits for its secrets.
+  Expected<std::string> NonceOrError = randomHex(16);
+  if (!NonceOrError)
+    return NonceOrError.error();
+  std::string Nonce = *NonceOrError;
   SubprocessOptions RefRun;
   RefRun.Argv = {Options.WorkerPath,
                  "reference",
@@ -264,10 +294,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   const std::string &WorkDir = CandDir;
   double BuildLimit = Options.BuildTimeoutSeconds + 60;
   auto Phases = std::make_shared<CandidatePhases>();
-  Expected<std::string> Nonce = randomHex(16);
-  if (!Nonce)
-    return Nonce.error();
-  std::string NonceLine = Json{{"nonce", *Nonce}}.dump() + "\n";
+  std::string NonceLine = Json{{"nonce", Nonce}}.dump() + "\n";
   SubprocessOptions CandRun;
   CandRun.Argv = candidateArgv(WorkDir, Options.BuildOnly);
   CandRun.Environment = workerEnvironment(WorkDir, CacheDir);
@@ -404,7 +431,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   if (Ended.TimedOut)
     Ended.WallSeconds = Phases->secondsInPhase();
   WorkerVerdict Ran =
-      classifyWorker(Ended, WorkDir, *Nonce, Limit, Options.MaxMessageBytes);
+      classifyWorker(Ended, WorkDir, Nonce, Limit, Options.MaxMessageBytes);
   Json Extensions = Json::array();
   bool AllHits = true;
   double BuildSeconds = 0;

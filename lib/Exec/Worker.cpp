@@ -21,7 +21,9 @@
 #include <pybind11/stl.h>
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -32,6 +34,7 @@
 #include <sstream>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace py = pybind11;
@@ -51,6 +54,17 @@ double secondsSince(Clock::time_point Start) {
 //--- State shared with the embedded _kevin_build module ---------------------
 
 BuilderState *Builder = nullptr;
+
+std::optional<Json> readSecretsLine(const char *Key, const char *What) {
+  std::string Line;
+  std::getline(std::cin, Line);
+  Json Secrets = Json::parse(Line, nullptr, false);
+  if (Secrets.is_discarded() || !Secrets.is_object() || !Secrets.contains(Key)) {
+    std::cerr << "kevin-worker: error: no " << What << " on stdin\n";
+    return std::nullopt;
+  }
+  return Secrets;
+}
 
 int openProgress(const std::string &Dir) {
   return ::open((Dir + "/" + protocol::Progress).c_str(),
@@ -266,30 +280,90 @@ bool enterUserNamespace(int Flags) {
   return true;
 }
 
-/// Mounts an empty read-only file system over each directory, in this
-/// process's own mount namespace.
-bool coverDirectories(const std::vector<std::string> &Dirs) {
+/// True when Path is Dir or lies below it (both absolute and canonical).
+bool isWithin(const std::string &Path, const std::string &Dir) {
+  return Path == Dir ||
+         (Path.rfind(Dir, 0) == 0 && (Dir == "/" || Path[Dir.size()] == '/'));
+}
+
+/// Makes Path's missing parent directories and Path itself (a directory, or
+/// an empty file when AsFile), inside a file system just mounted.
+bool makeMountPoint(const std::string &Path, bool AsFile) {
+  for (size_t Slash = Path.find('/', 1); Slash != std::string::npos;
+       Slash = Path.find('/', Slash + 1))
+    if (::mkdir(Path.substr(0, Slash).c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  if (AsFile) {
+    int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    return Fd >= 0 && ::close(Fd) == 0;
+  }
+  return ::mkdir(Path.c_str(), 0755) == 0 || errno == EEXIST;
+}
+
+/// In this process's own mount namespace: covers each of Dirs with an empty
+/// private file system, then mounts each of Kept that lay below one of them
+/// back at its place (opened before the cover, bound through /proc/self/fd).
+bool coverDirectories(const std::vector<std::string> &Dirs,
+                      const std::vector<std::string> &Kept) {
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     return false;
-  for (const std::string &Dir : Dirs)
-    if (::mount("kevin-hidden", Dir.c_str(), "tmpfs",
-                MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                "size=4k,mode=000") != 0)
+  std::vector<std::string> Covered;
+  for (const std::string &Dir : Dirs) {
+    char Real[PATH_MAX];
+    if (!::realpath(Dir.c_str(), Real) || std::string(Real) == "/")
       return false;
-  return true;
+    Covered.push_back(Real);
+  }
+  struct Back {
+    std::string Path;
+    int Fd;
+    bool IsFile;
+  };
+  std::vector<Back> Backs;
+  for (const std::string &Path : Kept) {
+    char Real[PATH_MAX];
+    if (!::realpath(Path.c_str(), Real))
+      continue; // nothing there to keep
+    bool Below = false;
+    for (const std::string &Dir : Covered)
+      Below |= isWithin(Real, Dir);
+    struct stat St;
+    int Fd = ::open(Real, O_PATH | O_CLOEXEC);
+    if (!Below || Fd < 0 || ::fstat(Fd, &St) != 0)
+      continue;
+    Backs.push_back({Real, Fd, !S_ISDIR(St.st_mode)});
+  }
+  // The working directory is entered again once covered: a process whose
+  // directory lies below a cover still walks the file system under it.
+  char Cwd[PATH_MAX];
+  bool Ok = ::getcwd(Cwd, sizeof(Cwd)) != nullptr;
+  for (const std::string &Dir : Covered)
+    Ok = Ok && ::mount("kevin-private", Dir.c_str(), "tmpfs",
+                       MS_NOSUID | MS_NODEV, "size=256m,mode=755") == 0;
+  for (const Back &B : Backs) {
+    std::string From = "/proc/self/fd/" + std::to_string(B.Fd);
+    Ok = Ok && makeMountPoint(B.Path, B.IsFile) &&
+         ::mount(From.c_str(), B.Path.c_str(), nullptr, MS_BIND | MS_REC,
+                 nullptr) == 0;
+    ::close(B.Fd);
+  }
+  return Ok && ::chdir(Cwd) == 0;
 }
 
 } // namespace
 
 WorkerIsolation isolateWorker(bool Network,
-                              const std::vector<std::string> &Hidden) {
+                              const std::vector<std::string> &Hidden,
+                              const std::vector<std::string> &Kept) {
   WorkerIsolation Result;
-  int NetworkFlag = Network ? CLONE_NEWNET : 0;
-  if (enterUserNamespace(NetworkFlag | CLONE_NEWNS)) {
-    Result.Network = Network;
+  // The network namespace may be refused where the others are not.
+  for (int NetworkFlag : {Network ? CLONE_NEWNET : 0, 0}) {
+    if (!enterUserNamespace(NetworkFlag | CLONE_NEWNS))
+      continue;
+    Result.Network = NetworkFlag != 0;
     // A second user namespace leaves the process without privilege over
     // the first one's mounts: the covers are locked and cannot be lifted.
-    Result.Hidden = !Hidden.empty() && coverDirectories(Hidden) &&
+    Result.Hidden = !Hidden.empty() && coverDirectories(Hidden, Kept) &&
                     enterUserNamespace(CLONE_NEWNS);
     return Result;
   }
@@ -380,9 +454,9 @@ int runReferenceWorker(const WorkerOptions &Options) {
     NoGrad.attr("__enter__")();
     Json Trials = Json::array();
     for (unsigned T = 0; T < Options.Trials; ++T) {
-      Prelude.attr("manual_seed")(Secrets["seeds"][T].get<uint64_t>());
       py::list Inputs = Prelude.attr("draw_inputs")(
-          Task.attr("get_inputs"), Options.Device);
+          Task.attr("get_inputs"), Options.Device,
+          Secrets["seeds"][T].get<uint64_t>());
       Json Layout = Json::array();
       std::vector<at::Tensor> Pristine;
       py::list Args;
@@ -509,8 +583,8 @@ Expected<Json> readTaskFromStdin() {
 } // namespace
 
 int runCandidateWorker(const WorkerOptions &Options) {
-  WorkerIsolation Isolation =
-      isolateWorker(Options.IsolateNetwork, Options.HiddenDirs);
+  WorkerIsolation Isolation = isolateWorker(
+      Options.IsolateNetwork, Options.HiddenDirs, Options.KeptPaths);
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   CandidateReport Report;
@@ -520,14 +594,10 @@ int runCandidateWorker(const WorkerOptions &Options) {
   auto readNonce = [&] {
     if (Report.Value.contains("nonce"))
       return true;
-    std::string NonceLine;
-    std::getline(std::cin, NonceLine);
-    Json Secrets = Json::parse(NonceLine, nullptr, false);
-    if (Secrets.is_discarded() || !Secrets.contains("nonce")) {
-      std::cerr << "kevin-worker: error: no nonce on stdin\n";
+    std::optional<Json> Secrets = readSecretsLine("nonce", "nonce");
+    if (!Secrets)
       return false;
-    }
-    Report.Value["nonce"] = Secrets["nonce"];
+    Report.Value["nonce"] = (*Secrets)["nonce"];
     return true;
   };
   Report.Value["stage"] = "format";

@@ -185,14 +185,20 @@ def compile_model(model):
     return torch.compile(model)
 
 
-def draw_inputs(get_inputs, device):
-    """The task's get_inputs() with its factory calls (randn, rand, ...) on
-    `device` when that is a CUDA device and torch can make it the default:
-    at gpu-profile sizes the CPU's generators take about a second per 512 MB
-    tensor, the GPU's a millisecond. The same seed draws the same inputs."""
+def draw_inputs(get_inputs, device, seed):
+    """The task's get_inputs() drawn from `seed`, with its factory calls
+    (randn, rand, ...) on `device` when that is a CUDA device and torch can
+    make it the default: at gpu-profile sizes the CPU's generators take about
+    a second per 512 MB tensor, the GPU's a millisecond. A task whose draws
+    cannot run that way (a CPU generator, numpy) draws on the CPU from the
+    same seed."""
+    torch.manual_seed(seed)
     if device.startswith("cuda") and hasattr(torch, "set_default_device"):
-        with torch.device(device):
-            return get_inputs()
+        try:
+            with torch.device(device):
+                return get_inputs()
+        except Exception:
+            torch.manual_seed(seed)
     return get_inputs()
 
 

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,10 @@ struct BuilderState {
 };
 /// The state the embedded _kevin_build module uses (one per process).
 extern BuilderState *Builder;
+
+/// The next line of stdin as a JSON object that holds Key; std::nullopt
+/// (after saying so on stderr, naming What) when it does not.
+std::optional<Json> readSecretsLine(const char *Key, const char *What);
 
 /// Opens Dir's progress file for appending; -1 when it cannot.
 int openProgress(const std::string &Dir);
@@ -77,9 +82,11 @@ struct WorkerIsolation {
 /// Moves a candidate's worker, before any candidate code, into namespaces of
 /// its own: a user namespace (no privilege outside it), a network namespace
 /// when Network, and a mount namespace in which each of Hidden is covered by
-/// an empty file system. Does what the OS permits.
+/// a private empty file system, with each of Kept that lay below one put
+/// back. Does what the OS permits.
 WorkerIsolation isolateWorker(bool Network,
-                              const std::vector<std::string> &Hidden);
+                              const std::vector<std::string> &Hidden,
+                              const std::vector<std::string> &Kept = {});
 
 py::object toPython(const at::Tensor &T);
 at::Tensor fromPython(const py::handle &H);

@@ -52,9 +52,12 @@ struct WorkerOptions {
   /// nvcc target (`sm_90a`); empty picks it from the device.
   std::string CudaArch;
   bool IsolateNetwork = true;
-  /// Candidate mode: directories the candidate must not see (the
-  /// reference's), covered in its own mount namespace.
+  /// Candidate mode: directories the candidate must not see (the temporary
+  /// directory that holds the reference's and other evaluations'), covered
+  /// in its own mount namespace, and the paths below them it keeps (its own
+  /// directory, the candidate file, the build cache).
   std::vector<std::string> HiddenDirs;
+  std::vector<std::string> KeptPaths;
   /// Address-space limit for the candidate's run phase, MiB; 0 for none.
   size_t MemoryLimitMiB = 0;
   /// Bench reference mode: "eager", or "compile" (torch.compile).

@@ -1,7 +1,8 @@
 # Looks around its process before answering: no network, no inherited
 # secrets, a private temporary directory as its home and working directory,
-# and no way into kevin-run's memory or environment (it is non-dumpable and
-# the candidate has no privilege outside its own user namespace).
+# nothing beside its directory (the reference's is covered), and no way into
+# kevin-run's memory or environment (it is non-dumpable and the candidate has
+# no privilege outside its own user namespace).
 import errno
 import os
 import socket
@@ -22,6 +23,9 @@ def problems():
     except OSError as err:
         if err.errno != errno.ENETUNREACH:
             found.append("network reachable (%s)" % err.strerror)
+    beside = sorted(os.listdir(".."))
+    if beside != ["candidate"]:
+        found.append("its directory has company: %s" % beside)
     parent = os.getppid()
     for probe in ("/proc/%d/mem" % parent, "/proc/%d/environ" % parent):
         try:
