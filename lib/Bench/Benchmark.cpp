@@ -149,6 +149,8 @@ std::vector<std::string> workerArgv(const BenchOptions &O, const char *Mode,
     Argv.insert(Argv.end(), {"--cuda-arch", O.CudaArch});
   if (!O.IsolateNetwork)
     Argv.push_back("--no-isolate-network");
+  if (!O.UseNamespaces)
+    Argv.push_back("--no-namespaces");
   return Argv;
 }
 

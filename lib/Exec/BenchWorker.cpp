@@ -496,7 +496,8 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
 //--- bench-candidate ----------------------------------------------------------
 
 int runBenchCandidateWorker(const WorkerOptions &Options) {
-  bool Isolated = isolateWorker(Options.IsolateNetwork, {}).Network;
+  bool Isolated =
+      Options.UseNamespaces && isolateWorker(Options.IsolateNetwork, {}).Network;
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   int ProgressFd = openProgress(Options.Dir);

@@ -206,6 +206,8 @@ Expected<Verdict> evaluate(const Candidate &C,
       Argv.push_back("--build-only");
     if (!Options.IsolateNetwork)
       Argv.push_back("--no-isolate-network");
+    if (!Options.UseNamespaces)
+      Argv.push_back("--no-namespaces");
     // The candidate sees nothing of the reference's directory, nor of other
     // evaluations' (see hiddenFromCandidates).
     if (!BuildOnly)

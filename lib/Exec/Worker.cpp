@@ -583,8 +583,11 @@ Expected<Json> readTaskFromStdin() {
 } // namespace
 
 int runCandidateWorker(const WorkerOptions &Options) {
-  WorkerIsolation Isolation = isolateWorker(
-      Options.IsolateNetwork, Options.HiddenDirs, Options.KeptPaths);
+  WorkerIsolation Isolation =
+      Options.UseNamespaces
+          ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
+                          Options.KeptPaths)
+          : WorkerIsolation();
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   CandidateReport Report;

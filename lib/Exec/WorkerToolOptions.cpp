@@ -27,6 +27,9 @@ void WorkerToolOptions::addTo(CLI::App &App, const std::string &Tool) {
                  "nvcc target (default: the device's, else sm_90a)");
   App.add_flag("--no-isolate-network", NoIsolation,
                "do not give candidates their own network namespace");
+  App.add_flag("--no-namespaces", NoNamespaces,
+               "run candidates in kevin's own namespaces: no network "
+               "isolation, no private view of the file system");
   App.add_flag("--keep-temps", KeepTemporaries,
                "keep the private work directories");
   App.add_option("--worker", WorkerPath,

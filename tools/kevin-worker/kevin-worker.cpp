@@ -51,9 +51,13 @@ int main(int Argc, char **Argv) {
                  "a path below a hidden directory that stays (repeatable)");
   App.add_flag("--no-isolate-network", NoIsolation,
                "keep the network namespace");
+  bool NoNamespaces = false;
+  App.add_flag("--no-namespaces", NoNamespaces,
+               "enter no namespace of its own");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   Options.IsolateNetwork = !NoIsolation;
+  Options.UseNamespaces = !NoNamespaces;
   Options.Build.CacheDir = defaultCacheDir();
   int Code = Mode == "reference"         ? runReferenceWorker(Options)
              : Mode == "candidate"       ? runCandidateWorker(Options)

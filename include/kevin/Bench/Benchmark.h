@@ -59,6 +59,8 @@ struct BenchOptions {
   size_t FlushBytes = 0;
   double TimeoutSeconds = 600;
   bool IsolateNetwork = true;
+  /// False: candidates stay in kevin's namespaces.
+  bool UseNamespaces = true;
   bool KeepTemporaries = false;
   ToleranceTable Tolerances;
   size_t MaxMessageBytes = 2000;

@@ -37,6 +37,10 @@ struct EvaluatorOptions {
   std::string CudaArch;
   bool BuildOnly = false;
   bool IsolateNetwork = true;
+  /// False: candidates stay in kevin's namespaces (no user, network or
+  /// mount namespace); they are then imported only after the reference's
+  /// files are gone.
+  bool UseNamespaces = true;
   size_t MemoryLimitMiB = 0;
   ToleranceTable Tolerances;
   /// Bytes of message kept in the record.

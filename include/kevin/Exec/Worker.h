@@ -52,6 +52,8 @@ struct WorkerOptions {
   /// nvcc target (`sm_90a`); empty picks it from the device.
   std::string CudaArch;
   bool IsolateNetwork = true;
+  /// False: no namespace of its own at all (see isolateWorker).
+  bool UseNamespaces = true;
   /// Candidate mode: directories the candidate must not see (the temporary
   /// directory that holds the reference's and other evaluations'), covered
   /// in its own mount namespace, and the paths below them it keeps (its own

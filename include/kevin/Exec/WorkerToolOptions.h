@@ -37,7 +37,7 @@ struct WorkerToolOptions {
   std::string Task, Device, CacheDir, CudaArch, WorkerPath;
   std::vector<std::string> ToleranceSpecs;
   double Atol = 1e-2, Rtol = 1e-2;
-  bool NoIsolation = false, KeepTemporaries = false;
+  bool NoIsolation = false, NoNamespaces = false, KeepTemporaries = false;
   uint64_t Seed = 0;
 
   /// Adds the shared options to App; Tool is the program's name (its
@@ -51,6 +51,7 @@ struct WorkerToolOptions {
   /// BenchOptions: the same field names).
   template <typename ToolOptions> void applyTo(ToolOptions &O) const {
     O.IsolateNetwork = !NoIsolation;
+    O.UseNamespaces = !NoNamespaces;
     O.KeepTemporaries = KeepTemporaries;
     O.Seed = seed();
     O.WorkerPath = WorkerPath;
