@@ -71,6 +71,10 @@ int main(int Argc, char **Argv) {
                "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
                "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
+  bool NoNamespaces = false;
+  App.add_flag("--no-namespaces", NoNamespaces,
+               "Candidates get no namespaces of their own (kevin-run's "
+               "option, for machines where they misbehave)");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
@@ -106,11 +110,19 @@ int main(int Argc, char **Argv) {
     CheckPreset = Devices == "cpu" ? "cpu" : "strict";
   if (!NoCheck)
     Options.BuildStages.push_back(makeStage("check", {"--preset", CheckPreset}));
-  Options.BuildStages.push_back(makeStage("run", {"--build-only"}));
-  Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
+  std::vector<std::string> Sandbox;
+  if (NoNamespaces)
+    Sandbox.push_back("--no-namespaces");
+  auto withSandbox = [&](std::vector<std::string> Args) {
+    Args.insert(Args.end(), Sandbox.begin(), Sandbox.end());
+    return Args;
+  };
+  Options.BuildStages.push_back(makeStage("run", withSandbox({"--build-only"})));
+  Options.DeviceStages = {
+      makeStage("run", withSandbox({"--device", "{device}"}))};
   if (!NoBench)
     Options.DeviceStages.push_back(
-        makeStage("bench", {"--device", "{device}"}));
+        makeStage("bench", withSandbox({"--device", "{device}"})));
   Options.FinalStages = {makeStage("reward")};
   PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
   for (const auto *Stages :
