@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <atomic>
 #include <future>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -167,6 +168,9 @@ Json timingPlan(const BenchOptions &O) {
 Benchmarker::Benchmarker(BenchOptions O) : Options(std::move(O)) {
   // The audits' reference outputs live in this process.
   guardFromCandidates();
+  // Candidate workers keep the cache through their cover: it must exist.
+  std::error_code Ignored;
+  std::filesystem::create_directories(Options.CacheDir, Ignored);
   if (Options.Seed) {
     Secret = *Options.Seed;
   } else if (Expected<std::string> Hex = randomHex(8)) {
@@ -323,6 +327,12 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
   Run.Argv.insert(Run.Argv.end(), {"--candidate", CandidatePath,
                                    "--display-name", Display});
+  // It sees none of the evaluations' directories but its own
+  // (TempDir::sharedParent holds them all).
+  Run.Argv.insert(Run.Argv.end(),
+                  {"--hide", Path.substr(0, Path.find_last_of('/')), "--keep",
+                   WorkDir, "--keep", CandidatePath, "--keep",
+                   Options.CacheDir});
   Run.Environment = workerEnvironment(WorkDir, Options.CacheDir);
   Run.WorkingDirectory = WorkDir;
   Run.StdinLater = {[Handoff] { return Handoff->poll(); }};

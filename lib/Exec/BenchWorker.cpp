@@ -496,8 +496,10 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
 //--- bench-candidate ----------------------------------------------------------
 
 int runBenchCandidateWorker(const WorkerOptions &Options) {
-  bool Isolated =
-      Options.UseNamespaces && isolateWorker(Options.IsolateNetwork, {}).Network;
+  bool Isolated = Options.UseNamespaces &&
+                  isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
+                                Options.KeptPaths)
+                      .Network;
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   int ProgressFd = openProgress(Options.Dir);

@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <mutex>
@@ -73,17 +74,21 @@ public:
       return true;
     if (!ReadyAt) {
       std::string Progress = readWholeFile(Dir + "/" + protocol::Progress);
+      // Whether the worker imports only after its task is decided once,
+      // from what its trusted set-up wrote before "load" (candidate code
+      // runs only after that, and could rewrite the file; the hard cap
+      // above bounds what a forged line could win).
+      size_t After = Progress.find("\n" +
+                                   std::string(protocol::ImportAfterTask) +
+                                   "\n"),
+             Load = Progress.find("\nload\n");
+      if (!ImportsAfterTask && (After != std::string::npos ||
+                                Load != std::string::npos))
+        ImportsAfterTask = After < Load;
       if (Progress.find("\nload ready\n") == std::string::npos) {
         // A worker that imports after its task builds from the task on.
-        std::optional<Clock::time_point> BuildStart = Started;
-        // (Only the trusted set-up writes that line, before "load": the
-        // candidate's code could append one later.)
-        size_t After = Progress.find("\n" +
-                                     std::string(protocol::ImportAfterTask) +
-                                     "\n"),
-               Load = Progress.find("\nload\n");
-        if (After != std::string::npos && After < Load)
-          BuildStart = Task.sentAt();
+        std::optional<Clock::time_point> BuildStart =
+            ImportsAfterTask.value_or(false) ? Task.sentAt() : Started;
         return BuildStart && secondsSince(*BuildStart) > BuildLimit;
       }
       ReadyAt = Clock::now();
@@ -112,6 +117,7 @@ private:
   }
   std::mutex Guard;
   std::optional<Clock::time_point> ReadyAt;
+  std::optional<bool> ImportsAfterTask;
 };
 
 } // namespace
@@ -127,20 +133,6 @@ uint64_t trialSeed(uint64_t Secret, unsigned Trial) {
 
 namespace {
 
-/// What a candidate's worker covers in its mount namespace: the shared
-/// temporary directory that holds this evaluation's directory Root when it
-/// is one like /tmp (world-writable and sticky: it holds the directories of
-/// other evaluations, and nothing a worker needs but what it keeps), else
-/// Root itself.
-std::string hiddenFromCandidates(const std::string &Root) {
-  std::string Base = Root.substr(0, Root.find_last_of('/'));
-  struct stat St;
-  if (!Base.empty() && ::stat(Base.c_str(), &St) == 0 &&
-      (St.st_mode & S_ISVTX) && (St.st_mode & S_IWOTH))
-    return Base;
-  return Root;
-}
-
 Expected<Verdict> evaluate(const Candidate &C,
                            const EvaluatorOptions &Options) {
   auto Start = Clock::now();
@@ -155,7 +147,9 @@ Expected<Verdict> evaluate(const Candidate &C,
   Root->Keep = Options.KeepTemporaries;
   std::string RefDir = Root->path() + "/reference";
   std::string CandDir = Root->path() + "/candidate";
-  std::string Hidden = hiddenFromCandidates(Root->path());
+  // What the candidate's worker covers: the directory that holds every
+  // evaluation's directory (TempDir::sharedParent).
+  std::string Hidden = Root->path().substr(0, Root->path().find_last_of('/'));
   for (const std::string &D : {RefDir, CandDir})
     if (::mkdir(D.c_str(), 0700) != 0)
       return Error::inFile(D, std::string("cannot create directory: ") +
@@ -167,6 +161,9 @@ Expected<Verdict> evaluate(const Candidate &C,
   std::string CandidatePath = *File;
   std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
   std::string CacheDir = Options.CacheDir;
+  // It must exist before the worker keeps it through its cover.
+  std::error_code Ignored;
+  std::filesystem::create_directories(CacheDir, Ignored);
 
   // The device is shared with other correctness runs, never with a timing
   // loop (kevin-bench holds it alone). It is held from the moment the
@@ -209,10 +206,9 @@ Expected<Verdict> evaluate(const Candidate &C,
     if (!Options.UseNamespaces)
       Argv.push_back("--no-namespaces");
     // The candidate sees nothing of the reference's directory, nor of other
-    // evaluations' (see hiddenFromCandidates).
-    if (!BuildOnly)
-      Argv.insert(Argv.end(), {"--hide", Hidden, "--keep", Dir, "--keep",
-                               CandidatePath, "--keep", CacheDir});
+    // evaluations'.
+    Argv.insert(Argv.end(), {"--hide", Hidden, "--keep", Dir, "--keep",
+                             CandidatePath, "--keep", CacheDir});
     return Argv;
   };
 

@@ -280,10 +280,10 @@ bool enterUserNamespace(int Flags) {
   return true;
 }
 
-/// True when Path is Dir or lies below it (both absolute and canonical).
-bool isWithin(const std::string &Path, const std::string &Dir) {
-  return Path == Dir ||
-         (Path.rfind(Dir, 0) == 0 && (Dir == "/" || Path[Dir.size()] == '/'));
+/// True when Path lies strictly below Dir (both absolute and canonical).
+bool isBelow(const std::string &Path, const std::string &Dir) {
+  return Path.size() > Dir.size() && Path.rfind(Dir, 0) == 0 &&
+         (Dir == "/" || Path[Dir.size()] == '/');
 }
 
 /// Makes Path's missing parent directories and Path itself (a directory, or
@@ -326,7 +326,7 @@ bool coverDirectories(const std::vector<std::string> &Dirs,
       continue; // nothing there to keep
     bool Below = false;
     for (const std::string &Dir : Covered)
-      Below |= isWithin(Real, Dir);
+      Below |= isBelow(Real, Dir);
     struct stat St;
     int Fd = ::open(Real, O_PATH | O_CLOEXEC);
     if (!Below || Fd < 0 || ::fstat(Fd, &St) != 0)
@@ -337,9 +337,13 @@ bool coverDirectories(const std::vector<std::string> &Dirs,
   // directory lies below a cover still walks the file system under it.
   char Cwd[PATH_MAX];
   bool Ok = ::getcwd(Cwd, sizeof(Cwd)) != nullptr;
-  for (const std::string &Dir : Covered)
+  std::vector<std::string> Mounted;
+  for (const std::string &Dir : Covered) {
     Ok = Ok && ::mount("kevin-private", Dir.c_str(), "tmpfs",
                        MS_NOSUID | MS_NODEV, "size=256m,mode=755") == 0;
+    if (Ok)
+      Mounted.push_back(Dir);
+  }
   for (const Back &B : Backs) {
     std::string From = "/proc/self/fd/" + std::to_string(B.Fd);
     Ok = Ok && makeMountPoint(B.Path, B.IsFile) &&
@@ -347,7 +351,12 @@ bool coverDirectories(const std::vector<std::string> &Dirs,
                  nullptr) == 0;
     ::close(B.Fd);
   }
-  return Ok && ::chdir(Cwd) == 0;
+  Ok = Ok && ::chdir(Cwd) == 0;
+  // Half a cover is none: the worker must keep reaching its own files.
+  if (!Ok)
+    for (const std::string &Dir : Mounted)
+      ::umount2(Dir.c_str(), MNT_DETACH);
+  return Ok;
 }
 
 } // namespace
@@ -357,7 +366,10 @@ WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Kept) {
   WorkerIsolation Result;
   // The network namespace may be refused where the others are not.
-  for (int NetworkFlag : {Network ? CLONE_NEWNET : 0, 0}) {
+  std::vector<int> Tries = {0};
+  if (Network)
+    Tries.insert(Tries.begin(), CLONE_NEWNET);
+  for (int NetworkFlag : Tries) {
     if (!enterUserNamespace(NetworkFlag | CLONE_NEWNS))
       continue;
     Result.Network = NetworkFlag != 0;

@@ -7,6 +7,7 @@
 #include "kevin/Exec/Protocol.h"
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kevin {
@@ -39,15 +41,36 @@ Expected<std::string> randomHex(size_t Bytes) {
   return Hex;
 }
 
-Expected<TempDir> TempDir::create(const char *Prefix) {
+std::string TempDir::sharedParent() {
   const char *Base = std::getenv("TMPDIR");
-  std::string Template =
-      std::string(Base && *Base ? Base : "/tmp") + "/" + Prefix + ".XXXXXX";
-  if (!::mkdtemp(Template.data()))
-    return Error::inFile(Template,
-                         std::string("cannot create temporary directory: ") +
-                             std::strerror(errno));
-  return TempDir(Template);
+  std::string Dir = Base && *Base ? Base : "/tmp";
+  char Real[PATH_MAX];
+  if (::realpath(Dir.c_str(), Real))
+    Dir = Real;
+  return Dir + "/kevin-" + std::to_string(::getuid());
+}
+
+Expected<TempDir> TempDir::create(const char *Prefix) {
+  std::string Parent = sharedParent();
+  // Another process may remove the empty parent between our mkdir and
+  // mkdtemp: try again.
+  for (int Attempt = 0;; ++Attempt) {
+    if (::mkdir(Parent.c_str(), 0700) != 0 && errno != EEXIST)
+      return Error::inFile(Parent, std::string("cannot create directory: ") +
+                                       std::strerror(errno));
+    struct stat St;
+    if (::lstat(Parent.c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
+        St.st_uid != ::getuid() || (St.st_mode & 077) != 0)
+      return Error::inFile(Parent, "not a private directory of this user "
+                                   "(kevin keeps its work directories there)");
+    std::string Template = Parent + "/" + Prefix + ".XXXXXX";
+    if (::mkdtemp(Template.data()))
+      return TempDir(Template);
+    if (errno != ENOENT || Attempt == 4)
+      return Error::inFile(Template,
+                           std::string("cannot create temporary directory: ") +
+                               std::strerror(errno));
+  }
 }
 
 TempDir::TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) {
@@ -64,6 +87,9 @@ TempDir::~TempDir() {
              Path};
   Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
   (void)runSubprocess(Rm);
+  // The shared parent goes when it is empty (another process may still use
+  // it: then this fails, as it should).
+  ::rmdir(Path.substr(0, Path.find_last_of('/')).c_str());
 }
 
 std::string truncated(const std::string &Text, size_t Limit) {

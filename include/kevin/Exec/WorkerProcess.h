@@ -30,11 +30,16 @@ std::string readWholeFile(const std::string &Path);
 /// Bytes random hex digits' worth of /dev/urandom (2 * Bytes characters).
 Expected<std::string> randomHex(size_t Bytes);
 
-/// A private (0700) temporary directory under $TMPDIR, removed on
-/// destruction unless Keep is set.
+/// A private (0700) temporary directory, removed on destruction unless Keep
+/// is set. Every one lives in sharedParent(), which candidate workers see
+/// covered (isolateWorker in lib/Exec/Worker.cpp): no candidate sees another
+/// evaluation's directory.
 class TempDir {
 public:
   static Expected<TempDir> create(const char *Prefix = "kevin-run");
+  /// $TMPDIR (else /tmp, made absolute)/kevin-<uid>, 0700, made on demand
+  /// and removed by the last TempDir in it.
+  static std::string sharedParent();
   TempDir(TempDir &&Other) noexcept;
   TempDir &operator=(TempDir &&) = delete;
   ~TempDir();

@@ -1,6 +1,7 @@
 # Looks around its process before answering: no network, no inherited
 # secrets, a private temporary directory as its home and working directory,
-# nothing beside its directory (the reference's is covered), and no way into
+# nothing beside its directory (the reference's is covered) nor beside its
+# evaluation's (other evaluations' are covered too), and no way into
 # kevin-run's memory or environment (it is non-dumpable and the candidate has
 # no privilege outside its own user namespace).
 import errno
@@ -26,6 +27,9 @@ def problems():
     beside = sorted(os.listdir(".."))
     if beside != ["candidate"]:
         found.append("its directory has company: %s" % beside)
+    evaluations = os.listdir(os.path.join("..", ".."))
+    if len(evaluations) != 1:
+        found.append("other evaluations in view: %s" % sorted(evaluations))
     parent = os.getppid()
     for probe in ("/proc/%d/mem" % parent, "/proc/%d/environ" % parent):
         try:
