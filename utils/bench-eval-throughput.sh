@@ -14,6 +14,8 @@
 # not run here (the GPU machine has no Clang: --no-check); its cost is
 # measured on the CPU machine (utils/bench-check.sh).
 #
+# EVAL_ARGS are added to kevin eval's arguments (e.g. --no-namespaces).
+#
 # usage: OUT=dir BIN=build-gpu/bin utils/bench-eval-throughput.sh [baseline,cold,warm]
 # (the phases run in the order given; the summary reads whatever $OUT holds;
 # `none` runs no phase and prints only that summary)
@@ -39,7 +41,7 @@ run_kevin() { # name
   local start end
   start=$(date +%s%N)
   "$BIN/kevin" eval --no-check --no-report --tasks "$TASKS" --solutions "$SOLUTIONS" \
-    --device cuda -j "$(nproc)" --device-jobs "$DEVICE_JOBS" -o "$OUT/kevin-$1.jsonl" > "$OUT/kevin-$1.log" 2>&1
+    --device cuda -j "$(nproc)" --device-jobs "$DEVICE_JOBS" ${EVAL_ARGS:-} -o "$OUT/kevin-$1.jsonl" > "$OUT/kevin-$1.log" 2>&1
   end=$(date +%s%N)
   echo "$1 $(( (end - start) / 1000000 ))" >> "$OUT/kevin-walls.txt"
 }
