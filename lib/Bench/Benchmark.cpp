@@ -327,23 +327,15 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   std::string Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
   Run.Argv.insert(Run.Argv.end(), {"--candidate", CandidatePath,
                                    "--display-name", Display});
-  // It sees none of the evaluations' directories but its own
-  // (TempDir::sharedParent holds them all).
-  Run.Argv.insert(Run.Argv.end(),
-                  {"--hide", Path.substr(0, Path.find_last_of('/')), "--keep",
-                   WorkDir, "--keep", CandidatePath, "--keep",
-                   Options.CacheDir});
+  // It sees none of the evaluations' directories but its own.
+  std::vector<std::string> Cover =
+      coverArguments(WorkDir, CandidatePath, Options.CacheDir);
+  Run.Argv.insert(Run.Argv.end(), Cover.begin(), Cover.end());
   Run.Environment = workerEnvironment(WorkDir, Options.CacheDir);
   Run.WorkingDirectory = WorkDir;
   Run.StdinLater = {[Handoff] { return Handoff->poll(); }};
   // Its limit counts from the plan; the reference's wait has its own.
-  Run.StopWhen = [Handoff, Limit] {
-    std::optional<DeferredInput::Clock::time_point> Sent = Handoff->sentAt();
-    return Handoff->abandoned() ||
-           (Sent && std::chrono::duration<double>(
-                        DeferredInput::Clock::now() - *Sent)
-                            .count() > Limit);
-  };
+  Run.StopWhen = [Handoff, Limit] { return Handoff->overdue(Limit); };
   // A hard cap over the reference's run, the waits and its own phase.
   Run.TimeoutSeconds = 3 * Limit + DeviceWaitLimitSeconds;
   Run.MaxCaptureBytes = 64 * 1024;

@@ -57,9 +57,8 @@ std::string describeStructure(const Json &Outputs) {
 /// A candidate worker's two time limits: the build phase (import and
 /// compiles, from its nonce being sent, or from its task being sent when it
 /// imports only after that) ends when the worker reports "load ready"; the
-/// run phase
-/// (ModelNew and the trials) starts at the later of that and its task being
-/// sent on stdin.
+/// run phase (ModelNew and the trials) starts at the later of that and its
+/// task being sent on stdin.
 class CandidatePhases {
 public:
   DeferredInput Nonce, Task;
@@ -147,9 +146,6 @@ Expected<Verdict> evaluate(const Candidate &C,
   Root->Keep = Options.KeepTemporaries;
   std::string RefDir = Root->path() + "/reference";
   std::string CandDir = Root->path() + "/candidate";
-  // What the candidate's worker covers: the directory that holds every
-  // evaluation's directory (TempDir::sharedParent).
-  std::string Hidden = Root->path().substr(0, Root->path().find_last_of('/'));
   for (const std::string &D : {RefDir, CandDir})
     if (::mkdir(D.c_str(), 0700) != 0)
       return Error::inFile(D, std::string("cannot create directory: ") +
@@ -207,8 +203,9 @@ Expected<Verdict> evaluate(const Candidate &C,
       Argv.push_back("--no-namespaces");
     // The candidate sees nothing of the reference's directory, nor of other
     // evaluations'.
-    Argv.insert(Argv.end(), {"--hide", Hidden, "--keep", Dir, "--keep",
-                             CandidatePath, "--keep", CacheDir});
+    std::vector<std::string> Cover =
+        coverArguments(Dir, CandidatePath, CacheDir);
+    Argv.insert(Argv.end(), Cover.begin(), Cover.end());
     return Argv;
   };
 
@@ -232,12 +229,12 @@ Expected<Verdict> evaluate(const Candidate &C,
                    {"extensions", Json::array()}};
   };
 
-  //--- The reference (trusted, never sees the candidate) starts first and
-  // sets up (Python, torch, the task) while this process waits for the
-  // device; its seeds come once the device is held. Then the candidate's
-  // worker starts: it imports the candidate, building its extensions, while
-  // the reference makes the inputs and outputs, and waits for its task on
-  // stdin. One candidate process per evaluation. ------------------------
+  //--- The reference (trusted, never sees the candidate) and the candidate's
+  // worker start together and set up (Python, torch, the task) while this
+  // process waits for the device. Once it is held the reference gets its
+  // seeds and makes the inputs and outputs, and the candidate's worker its
+  // nonce: it imports the candidate, building its extensions, and waits for
+  // its task on stdin. One candidate process per evaluation. -------------
   uint64_t Secret;
   if (Options.Seed) {
     Secret = *Options.Seed;
@@ -274,11 +271,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   auto Seeded = std::make_shared<DeferredInput>();
   RefRun.StdinLater = {[Seeded] { return Seeded->poll(); }};
   RefRun.StopWhen = [Seeded, Limit = Options.RunTimeoutSeconds * 2] {
-    std::optional<DeferredInput::Clock::time_point> Sent = Seeded->sentAt();
-    return Seeded->abandoned() ||
-           (Sent && std::chrono::duration<double>(
-                        DeferredInput::Clock::now() - *Sent)
-                            .count() > Limit);
+    return Seeded->overdue(Limit);
   };
   RefRun.MaxCaptureBytes = 64 * 1024;
   std::future<Expected<SubprocessResult>> RefFuture;

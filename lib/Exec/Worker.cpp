@@ -444,14 +444,11 @@ int runReferenceWorker(const WorkerOptions &Options) {
     // The seeds come once kevin-run holds the device: everything above ran
     // off it, while kevin-run waited.
     auto WaitStart = Clock::now();
-    std::string StdinText((std::istreambuf_iterator<char>(std::cin)),
-                          std::istreambuf_iterator<char>());
+    std::optional<Json> SecretsLine = readSecretsLine("seeds", "trial seeds");
     double SeedsWait = secondsSince(WaitStart);
-    Json Secrets = Json::parse(StdinText, nullptr, false);
-    if (Secrets.is_discarded() || !Secrets.contains("seeds")) {
-      std::cerr << "kevin-worker: error: no trial seeds on stdin\n";
+    if (!SecretsLine)
       return ExitError;
-    }
+    const Json &Secrets = *SecretsLine;
     py::object Device =
         py::module_::import("torch").attr("device")(Options.Device);
     bool Cuda = Options.Device.rfind("cuda", 0) == 0;

@@ -110,6 +110,13 @@ std::string stderrTail(const std::string &Stderr, size_t Limit) {
          S.substr(Cut == std::string::npos ? S.size() - Limit : Cut + 1);
 }
 
+std::vector<std::string> coverArguments(const std::string &WorkDir,
+                                        const std::string &CandidatePath,
+                                        const std::string &CacheDir) {
+  return {"--hide", TempDir::sharedParent(), "--keep", WorkDir,
+          "--keep", CandidatePath,           "--keep", CacheDir};
+}
+
 void guardFromCandidates() { ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
 /// The environment of worker processes: nothing from the caller but what
@@ -244,6 +251,13 @@ bool DeferredInput::abandoned() {
 std::optional<DeferredInput::Clock::time_point> DeferredInput::sentAt() {
   std::lock_guard<std::mutex> Lock(Guard);
   return SentAt;
+}
+
+bool DeferredInput::overdue(double LimitSeconds) {
+  std::lock_guard<std::mutex> Lock(Guard);
+  return Abandoned ||
+         (SentAt && std::chrono::duration<double>(Clock::now() - *SentAt)
+                            .count() > LimitSeconds);
 }
 
 Error linkOrCopy(const std::string &From, const std::string &To) {

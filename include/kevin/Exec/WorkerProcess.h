@@ -65,6 +65,9 @@ public:
   bool abandoned();
   /// When send was called; std::nullopt before.
   std::optional<Clock::time_point> sentAt();
+  /// Abandoned, or sent more than LimitSeconds ago (a worker's limit that
+  /// counts from its input).
+  bool overdue(double LimitSeconds);
 
 private:
   std::mutex Guard;
@@ -78,6 +81,13 @@ std::string truncated(const std::string &Text, size_t Limit);
 
 /// The last Limit bytes of a worker's stderr, on line boundaries.
 std::string stderrTail(const std::string &Stderr, size_t Limit);
+
+/// The candidate worker's arguments that cover TempDir::sharedParent() (every
+/// evaluation's directory) but for its own directory, the candidate file and
+/// the build cache.
+std::vector<std::string> coverArguments(const std::string &WorkDir,
+                                        const std::string &CandidatePath,
+                                        const std::string &CacheDir);
 
 /// Makes this process non-dumpable for the rest of its life: a candidate's
 /// process (in a user namespace of its own, see the candidate workers) can
