@@ -540,15 +540,21 @@ Expected<Verdict> evaluate(const Candidate &C,
       fail(Outcome::DegenerateTask,
            "the reference output is the same for every input draw: a constant "
            "output cannot be told apart from a real kernel on this task");
+    // Outputs left unwritten repeat the poison pattern: that is told as nan
+    // by the comparison below, not as a cache.
     for (unsigned T = 1; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
       if (sameBits(CandOutputs[T], CandOutputs[T - 1]) &&
-          !sameBits(RefOutputs[T], RefOutputs[T - 1]))
+          !sameBits(RefOutputs[T], RefOutputs[T - 1]) &&
+          compareTrial(RefOutputs[T], CandOutputs[T], Options.Tolerances,
+                       Degenerate)
+                  .Result != Outcome::Nan)
         fail(Outcome::NotInputSensitive,
              "trials " + std::to_string(T - 1) + " and " + std::to_string(T) +
                  " had different inputs but forward returned identical outputs "
                  "(cached, replayed or constant results)");
     Json Trials = Json::array();
     unsigned Passed = 0;
+    bool Poisoned = Ran.Result.value("fresh_memory_poisoned", false);
     for (unsigned T = 0; T < CandOutputs.size(); ++T) {
       Json Entry;
       Entry["trial"] = T;
@@ -561,6 +567,9 @@ Expected<Verdict> evaluate(const Candidate &C,
           std::isfinite(TC.MaxRelError) ? Json(TC.MaxRelError) : Json("inf");
       Entry["seconds"] = Got[T].value("seconds", 0.0);
       Passed += TC.Result == Outcome::Ok;
+      if (TC.Result == Outcome::Nan && Poisoned)
+        TC.Message += " (fresh memory reads NaN here until written: does the "
+                      "kernel write every output element?)";
       if (TC.Result != Outcome::Ok)
         fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
       Trials.push_back(Entry);
@@ -583,6 +592,7 @@ Expected<Verdict> evaluate(const Candidate &C,
         {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
     V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
     V.Run["reference_hidden"] = Ran.Result.value("reference_hidden", false);
+    V.Run["fresh_memory_poisoned"] = Poisoned;
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)
                       : 0.0;

@@ -762,6 +762,9 @@ int runCandidateWorker(const WorkerOptions &Options) {
                   "ModelNew(...) failed: " + Message);
       return finish(Stage::Load);
     }
+    // From here on a fresh CPU block reads NaN until written, so an output
+    // element the candidate leaves unwritten fails as nan on every run.
+    Report.Value["fresh_memory_poisoned"] = !Cuda && poisonFreshCpuMemory();
     std::vector<std::pair<uintptr_t, uintptr_t>> Owned;
     for (const char *Kind : {"parameters", "buffers"})
       for (py::handle P : Model.attr(Kind)())

@@ -88,6 +88,10 @@ WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Hidden,
                               const std::vector<std::string> &Kept = {});
 
+/// Makes c10's CPU allocator fill every new block with a pattern that reads
+/// as NaN (KEVIN-RT-005); false when this torch has no such switch.
+bool poisonFreshCpuMemory();
+
 py::object toPython(const at::Tensor &T);
 at::Tensor fromPython(const py::handle &H);
 /// The positional arguments of a trial from its layout and tensors.
