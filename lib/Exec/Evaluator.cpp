@@ -469,6 +469,9 @@ Expected<Verdict> evaluate(const Candidate &C,
       }
     };
     std::vector<std::vector<at::Tensor>> CandOutputs;
+    // Per trial, the outputs of forward called again on the same inputs
+    // when they differed from the first call's (empty otherwise).
+    std::vector<std::vector<at::Tensor>> RepeatOutputs;
     if (!Got.is_array() || Got.size() != Options.Trials)
       fail(Outcome::InvalidResult,
            "the worker reported " +
@@ -520,6 +523,19 @@ Expected<Verdict> evaluate(const Candidate &C,
              Trial + "forward modified its input tensors; inputs must be left "
                      "unchanged");
       CandOutputs.push_back(*Outs);
+      RepeatOutputs.emplace_back();
+      if (Got[T].value("repeat_differs", false)) {
+        Expected<std::vector<at::Tensor>> Again =
+            readTensorFile(protocol::trialFile(CandDir, T, "repeat"),
+                           outputReadLimit(RefOutputs[T]));
+        if (!Again) {
+          fail(Outcome::InvalidResult,
+               Trial + "missing or malformed repeat output file (" +
+                   Again.error().message() + ")");
+          break;
+        }
+        RepeatOutputs.back() = std::move(*Again);
+      }
     }
     // Shapes and dtypes before the rest, so their messages are the ones given.
     for (unsigned T = 0; Verdict_ == Outcome::Ok && T < CandOutputs.size(); ++T)
@@ -560,12 +576,25 @@ Expected<Verdict> evaluate(const Candidate &C,
       Entry["trial"] = T;
       TrialComparison TC = compareTrial(RefOutputs[T], CandOutputs[T],
                                         Options.Tolerances, Degenerate);
+      // Called again on the same inputs, forward must be right again.
+      if (TC.Result == Outcome::Ok && !RepeatOutputs[T].empty()) {
+        TrialComparison Again = compareTrial(RefOutputs[T], RepeatOutputs[T],
+                                             Options.Tolerances, Degenerate);
+        if (Again.Result != Outcome::Ok) {
+          TC = Again;
+          TC.Message = "forward called again on the same inputs: " +
+                       Again.Message +
+                       " (the first call passed: an output the kernel does "
+                       "not always write, or a race?)";
+        }
+      }
       Entry["ok"] = TC.Result == Outcome::Ok;
       Entry["max_abs_error"] =
           std::isfinite(TC.MaxAbsError) ? Json(TC.MaxAbsError) : Json("inf");
       Entry["max_rel_error"] =
           std::isfinite(TC.MaxRelError) ? Json(TC.MaxRelError) : Json("inf");
       Entry["seconds"] = Got[T].value("seconds", 0.0);
+      Entry["repeat_differs"] = !RepeatOutputs[T].empty();
       Passed += TC.Result == Outcome::Ok;
       if (TC.Result == Outcome::Nan && Poisoned)
         TC.Message += " (fresh memory reads NaN here until written: does the "
@@ -592,6 +621,8 @@ Expected<Verdict> evaluate(const Candidate &C,
         {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
     V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
     V.Run["reference_hidden"] = Ran.Result.value("reference_hidden", false);
+    V.Run["processes_isolated"] =
+        Ran.Result.value("processes_isolated", false);
     V.Run["fresh_memory_poisoned"] = Poisoned;
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)

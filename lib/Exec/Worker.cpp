@@ -23,6 +23,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -33,8 +34,10 @@
 #include <sched.h>
 #include <sstream>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace py = pybind11;
@@ -359,6 +362,88 @@ bool coverDirectories(const std::vector<std::string> &Dirs,
   return Ok;
 }
 
+/// Waits for a child, retrying when interrupted; its wait status.
+int waitForChild(pid_t Child) {
+  int Status = 0;
+  while (::waitpid(Child, &Status, 0) < 0)
+    if (errno != EINTR)
+      return W_EXITCODE(ExitError, 0);
+  return Status;
+}
+
+/// Ends this process as a wait status says: with its exit code, or by its
+/// signal (so that kevin-run reports the candidate's crash, not ours).
+[[noreturn]] void endLike(int Status) {
+  if (WIFSIGNALED(Status)) {
+    int Signal = WTERMSIG(Status);
+    struct rlimit NoCore = {0, 0};
+    ::setrlimit(RLIMIT_CORE, &NoCore);
+    ::signal(Signal, SIG_DFL);
+    sigset_t Only;
+    sigemptyset(&Only);
+    sigaddset(&Only, Signal);
+    ::sigprocmask(SIG_UNBLOCK, &Only, nullptr);
+    ::raise(Signal);
+  }
+  ::_exit(WIFEXITED(Status) ? WEXITSTATUS(Status) : ExitError);
+}
+
+/// Moves the rest of this worker into a PID namespace of its own, in which
+/// it is process 2 under a small init (process 1). The process kevin-run
+/// started waits outside, and ends as the worker ended; when the init
+/// leaves, the kernel kills every process left in the namespace, so nothing
+/// the candidate started survives its worker, not even a child that called
+/// setsid to escape the process-group kill. A fresh /proc there shows only
+/// the namespace's processes. Returns true in the worker; false, with
+/// nothing changed, where the OS refuses the namespace.
+bool enterPidNamespace() {
+  int Status[2];
+  if (::pipe2(Status, O_CLOEXEC) != 0)
+    return false;
+  if (::unshare(CLONE_NEWPID) != 0) {
+    ::close(Status[0]);
+    ::close(Status[1]);
+    return false;
+  }
+  // From here every child would land in the namespace: a failed fork ends
+  // the worker rather than leave a namespace without its init.
+  pid_t Init = ::fork();
+  if (Init < 0)
+    ::_exit(ExitError);
+  if (Init > 0) {
+    ::close(STDIN_FILENO);
+    ::close(Status[1]);
+    int Ended = waitForChild(Init);
+    int Reported;
+    if (::read(Status[0], &Reported, sizeof(Reported)) == sizeof(Reported))
+      Ended = Reported;
+    endLike(Ended);
+  }
+  // The init holds nothing secret, but the candidate must not trace it.
+  ::prctl(PR_SET_DUMPABLE, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ::close(Status[0]);
+  pid_t Worker = ::fork();
+  if (Worker < 0)
+    ::_exit(ExitError);
+  if (Worker > 0) {
+    // Process 1 ignores signals it has no handler for, even fatal ones it
+    // raises itself, so it reports the worker's status instead of
+    // mirroring it; the process outside does that.
+    ::close(STDIN_FILENO);
+    int Ended = waitForChild(Worker);
+    ssize_t Ignored = ::write(Status[1], &Ended, sizeof(Ended));
+    (void)Ignored;
+    ::_exit(0);
+  }
+  ::prctl(PR_SET_DUMPABLE, 1);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ::close(Status[1]);
+  ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+          nullptr);
+  return true;
+}
+
 } // namespace
 
 WorkerIsolation isolateWorker(bool Network,
@@ -373,6 +458,7 @@ WorkerIsolation isolateWorker(bool Network,
     if (!enterUserNamespace(NetworkFlag | CLONE_NEWNS))
       continue;
     Result.Network = NetworkFlag != 0;
+    Result.Processes = enterPidNamespace();
     // A second user namespace leaves the process without privilege over
     // the first one's mounts: the covers are locked and cannot be lifted.
     Result.Hidden = !Hidden.empty() && coverDirectories(Hidden, Kept) &&
@@ -617,6 +703,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
   Report.Value["message"] = "";
   Report.Value["network_isolated"] = Isolation.Network;
   Report.Value["reference_hidden"] = Isolation.Hidden;
+  Report.Value["processes_isolated"] = Isolation.Processes;
   Report.ProgressFd = openProgress(Options.Dir);
 
   BuilderState State;
@@ -771,6 +858,64 @@ int runCandidateWorker(const WorkerOptions &Options) {
         if (THPVariable_Check(P.ptr()))
           Owned.push_back(storageRange(fromPython(P)));
 
+    // Calls forward; a raised exception or exit is reported, and false.
+    auto callModel = [&](const py::list &Args, unsigned T, py::object &Out) {
+      try {
+        Out = Model(*Args);
+        if (Cuda)
+          Prelude.attr("cuda_synchronize")();
+        return true;
+      } catch (py::error_already_set &E) {
+        if (isSystemExit(E)) {
+          Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
+          return false;
+        }
+        std::string Message =
+            Prelude
+                .attr("describe")(E.value(), Options.Candidate, Display,
+                                  E.trace())
+                .cast<std::string>();
+        Report.fail(Stage::Run, classifyException(Message),
+                    "trial " + std::to_string(T) + ": " + Message);
+        return false;
+      }
+    };
+    // The items of an output in its exact structure: a plain torch.Tensor,
+    // or a tuple/list of them; Outputs["kind"] says which.
+    auto outputItems = [](const py::object &Out, Json &Outputs) {
+      std::vector<py::handle> Items;
+      if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out)) {
+        Outputs["kind"] = py::isinstance<py::tuple>(Out) ? "tuple" : "list";
+        for (py::handle H : Out)
+          Items.push_back(H);
+      } else {
+        Outputs["kind"] = "tensor";
+        Items.push_back(Out);
+      }
+      return Items;
+    };
+    // A plain torch.Tensor without instance attributes; otherwise a
+    // reported type-mismatch, and false.
+    auto isPlainTensor = [&](py::handle H, const std::string &Call) {
+      if (!THPVariable_CheckExact(H.ptr())) {
+        std::string Type =
+            py::str(py::type::of(H).attr("__name__")).cast<std::string>();
+        Report.fail(Stage::Compare, Outcome::TypeMismatch,
+                    Call + " returned a '" + Type +
+                        "' where a plain torch.Tensor was expected");
+        return false;
+      }
+      py::object Dict = py::reinterpret_steal<py::object>(
+          PyObject_GenericGetDict(H.ptr(), nullptr));
+      PyErr_Clear();
+      if (Dict && py::len(Dict) != 0) {
+        Report.fail(Stage::Compare, Outcome::TypeMismatch,
+                    Call + " returned a tensor carrying instance attributes");
+        return false;
+      }
+      return true;
+    };
+
     // Run: fresh clones per trial; the last trial reuses the previous
     // trial's input buffers with new contents (a pointer-keyed cache then
     // returns a stale answer).
@@ -808,55 +953,16 @@ int runCandidateWorker(const WorkerOptions &Options) {
           trialArguments(Prelude, Task["trials"][T]["inputs"], Given);
       auto CallStart = Clock::now();
       py::object Out;
-      try {
-        Out = Model(*Args);
-        if (Cuda)
-          Prelude.attr("cuda_synchronize")();
-      } catch (py::error_already_set &E) {
-        if (isSystemExit(E)) {
-          Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
-          return finish(Stage::Run);
-        }
-        std::string Message =
-            Prelude
-                .attr("describe")(E.value(), Options.Candidate, Display,
-                                  E.trace())
-                .cast<std::string>();
-        Report.fail(Stage::Run, classifyException(Message),
-                    "trial " + std::to_string(T) + ": " + Message);
+      if (!callModel(Args, T, Out))
         return finish(Stage::Run);
-      }
       double Seconds = secondsSince(CallStart);
-      // Exact structure: a plain torch.Tensor, or a tuple/list of them.
-      std::vector<py::handle> Items;
       Json Outputs;
-      if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out)) {
-        Outputs["kind"] = py::isinstance<py::tuple>(Out) ? "tuple" : "list";
-        for (py::handle H : Out)
-          Items.push_back(H);
-      } else {
-        Outputs["kind"] = "tensor";
-        Items.push_back(Out);
-      }
+      std::vector<py::handle> Items = outputItems(Out, Outputs);
       std::vector<at::Tensor> Copies;
       Json Metas = Json::array();
       for (py::handle H : Items) {
-        if (!THPVariable_CheckExact(H.ptr())) {
-          std::string Type =
-              py::str(py::type::of(H).attr("__name__")).cast<std::string>();
-          Report.fail(Stage::Compare, Outcome::TypeMismatch,
-                      "forward returned a '" + Type +
-                          "' where a plain torch.Tensor was expected");
+        if (!isPlainTensor(H, "forward"))
           return finish(Stage::Compare);
-        }
-        py::object Dict = py::reinterpret_steal<py::object>(
-            PyObject_GenericGetDict(H.ptr(), nullptr));
-        if (Dict && py::len(Dict) != 0) {
-          Report.fail(Stage::Compare, Outcome::TypeMismatch,
-                      "forward returned a tensor carrying instance attributes");
-          return finish(Stage::Compare);
-        }
-        PyErr_Clear();
         at::Tensor O = fromPython(H);
         Json Meta = tensorMeta(O);
         bool Aliases = false;
@@ -868,7 +974,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
         Meta["aliases_input"] = Aliases;
         Meta["aliases_parameter"] = AliasesParameter;
         Metas.push_back(Meta);
-        Copies.push_back(O.detach()); // written before the next call
+        Copies.push_back(O.detach()); // copied before the next call
       }
       Outputs["tensors"] = Metas;
       // The inputs after the call against the file they were loaded from.
@@ -876,13 +982,55 @@ int runCandidateWorker(const WorkerOptions &Options) {
       for (const at::Tensor &In : Given)
         After.push_back(In.to(at::kCPU));
       bool InputsChanged = !sameBits(After, *Loaded);
+      std::vector<at::Tensor> FirstOnCpu;
+      for (const at::Tensor &O : Copies)
+        FirstOnCpu.push_back(O.to(at::Device(at::kCPU), false, true));
+
+      // KEVIN-RT-005's second run: the same inputs again at fresh addresses,
+      // the first outputs still alive, so new outputs land in other blocks.
+      // An output region the kernel never writes, or a race, then differs;
+      // such a second output goes to kevin-run, which checks it against the
+      // reference too.
+      std::vector<at::Tensor> AgainGiven;
+      for (const at::Tensor &In : *Loaded)
+        AgainGiven.push_back(In.to(at::Device(Options.Device), false, true));
+      py::list AgainArgs =
+          trialArguments(Prelude, Task["trials"][T]["inputs"], AgainGiven);
+      py::object AgainOut;
+      if (!callModel(AgainArgs, T, AgainOut))
+        return finish(Stage::Run);
+      Json AgainKind;
+      std::vector<py::handle> AgainItems = outputItems(AgainOut, AgainKind);
+      if (AgainKind["kind"] != Outputs["kind"] ||
+          AgainItems.size() != Items.size()) {
+        Report.fail(Stage::Compare, Outcome::TypeMismatch,
+                    "trial " + std::to_string(T) +
+                        ": forward called again on the same inputs returned "
+                        "a different structure");
+        return finish(Stage::Compare);
+      }
+      std::vector<at::Tensor> AgainOnCpu;
+      for (py::handle H : AgainItems) {
+        if (!isPlainTensor(H, "forward called again"))
+          return finish(Stage::Compare);
+        AgainOnCpu.push_back(fromPython(H).detach().to(at::kCPU));
+      }
+      bool RepeatDiffers = !sameBits(FirstOnCpu, AgainOnCpu);
+
       if (Error E = writeTensorFile(
-              protocol::trialFile(Options.Dir, T, "outputs"), Copies)) {
+              protocol::trialFile(Options.Dir, T, "outputs"), FirstOnCpu)) {
         std::cerr << "kevin-worker: error: " << E.message() << "\n";
         return ExitError;
       }
+      if (RepeatDiffers)
+        if (Error E = writeTensorFile(
+                protocol::trialFile(Options.Dir, T, "repeat"), AgainOnCpu)) {
+          std::cerr << "kevin-worker: error: " << E.message() << "\n";
+          return ExitError;
+        }
       Json Trial;
       Trial["inputs_changed"] = InputsChanged;
+      Trial["repeat_differs"] = RepeatDiffers;
       Trial["outputs"] = Outputs;
       Trial["seconds"] = Seconds;
       Trial["reused_input_buffers"] = Reuse;

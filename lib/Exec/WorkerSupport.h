@@ -78,12 +78,14 @@ TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
 struct WorkerIsolation {
   bool Network = false; ///< in a network namespace of its own
   bool Hidden = false;  ///< the hidden directories are covered, for good
+  bool Processes = false; ///< in a PID namespace that ends with the worker
 };
 /// Moves a candidate's worker, before any candidate code, into namespaces of
 /// its own: a user namespace (no privilege outside it), a network namespace
-/// when Network, and a mount namespace in which each of Hidden is covered by
-/// a private empty file system, with each of Kept that lay below one put
-/// back. Does what the OS permits.
+/// when Network, a PID namespace (the calling process then only waits, and
+/// ends as the worker ends) and a mount namespace in which each of Hidden is
+/// covered by a private empty file system, with each of Kept that lay below
+/// one put back. Does what the OS permits. Call it before any thread starts.
 WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Hidden,
                               const std::vector<std::string> &Kept = {});

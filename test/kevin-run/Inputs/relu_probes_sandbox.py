@@ -1,9 +1,10 @@
 # Looks around its process before answering: no network, no inherited
 # secrets, a private temporary directory as its home and working directory,
 # nothing beside its directory (the reference's is covered) nor beside its
-# evaluation's (other evaluations' are covered too), and no way into
-# kevin-run's memory or environment (it is non-dumpable and the candidate has
-# no privilege outside its own user namespace).
+# evaluation's (other evaluations' are covered too), no process in view but
+# kevin's init in its own PID namespace, and no way into that one's memory or
+# environment (it is non-dumpable and the candidate has no privilege outside
+# its own user namespace).
 import errno
 import os
 import socket
@@ -30,13 +31,20 @@ def problems():
     evaluations = os.listdir(os.path.join("..", ".."))
     if len(evaluations) != 1:
         found.append("other evaluations in view: %s" % sorted(evaluations))
-    parent = os.getppid()
-    for probe in ("/proc/%d/mem" % parent, "/proc/%d/environ" % parent):
-        try:
-            with open(probe, "rb"):
-                found.append("kevin-run's %s opens" % probe)
-        except OSError:
-            pass
+    # In its own PID namespace the worker is process 2 under kevin's init,
+    # and /proc shows nothing else; the init is not traceable either.
+    if os.getpid() != 2:
+        found.append("not in a PID namespace of its own (pid %d)" % os.getpid())
+    others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]
+    if others != ["1"]:
+        found.append("other processes in view: %s" % sorted(others)[:10])
+    for pid in others:
+        for probe in ("/proc/%s/mem" % pid, "/proc/%s/environ" % pid):
+            try:
+                with open(probe, "rb"):
+                    found.append("%s opens" % probe)
+            except OSError:
+                pass
     return found
 
 
