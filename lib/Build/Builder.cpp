@@ -18,11 +18,13 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -32,6 +34,18 @@
 namespace kevin {
 
 namespace {
+
+/// A name part no other process or thread picks: candidate workers run in
+/// PID namespaces of their own, where every one of them is process 2, so a
+/// process id alone would collide in the shared cache.
+std::string uniqueTag() {
+  static std::mutex Lock;
+  static std::random_device Entropy;
+  std::lock_guard<std::mutex> Hold(Lock);
+  char Text[17];
+  std::snprintf(Text, sizeof(Text), "%08x%08x", Entropy(), Entropy());
+  return Text;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -251,7 +265,7 @@ std::string leanIncludeDir(const BuildOptions &Options) {
     return Dir;
   if (makeDirs(Dir + "/torch"))
     return "";
-  std::string Tmp = Header + ".tmp." + std::to_string(::getpid());
+  std::string Tmp = Header + ".tmp." + uniqueTag();
   if (writeFile(Tmp, LeanExtensionHeader) ||
       ::rename(Tmp.c_str(), Header.c_str()) != 0) {
     ::unlink(Tmp.c_str());
@@ -289,7 +303,7 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
   if (fileExists(Gch)) {
     Result = Header;
   } else if (!writeFile(Header, "#include <torch/extension.h>\n")) {
-    std::string Tmp = Gch + ".tmp." + std::to_string(::getpid());
+    std::string Tmp = Gch + ".tmp." + uniqueTag();
     Step S;
     S.Argv = {T.Cxx};
     for (const std::string &F : Flags)
@@ -450,10 +464,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     return Result;
   }
 
-  static std::atomic<unsigned> Counter{0};
   std::string Dir = Options.CacheDir + "/tmp/" + Result.Key.substr(0, 16) +
-                    "." + std::to_string(::getpid()) + "." +
-                    std::to_string(Counter++) + "/";
+                    "." + uniqueTag() + "/";
   if (Error E = makeDirs(Dir))
     return E;
   for (const TranslationUnit &U : Units)
@@ -560,7 +572,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       std::string Stored = Output;
       for (size_t P; (P = Stored.find(Dir)) != std::string::npos;)
         Stored.replace(P, Dir.size(), BuildDirToken);
-      std::string Tmp = FailFile + ".tmp." + std::to_string(::getpid());
+      std::string Tmp = FailFile + ".tmp." + uniqueTag();
       if (!writeFile(Tmp, Stored))
         ::rename(Tmp.c_str(), FailFile.c_str());
     }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/Evaluator.h"
+#include "FreshMemoryPoison.h"
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
@@ -534,6 +535,12 @@ Expected<Verdict> evaluate(const Candidate &C,
                    Again.error().message() + ")");
           break;
         }
+        if (Again->size() != RefOutputs[T].size()) {
+          fail(Outcome::InvalidResult,
+               Trial + "malformed repeat output file (" +
+                   std::to_string(Again->size()) + " tensors)");
+          break;
+        }
         RepeatOutputs.back() = std::move(*Again);
       }
     }
@@ -574,18 +581,20 @@ Expected<Verdict> evaluate(const Candidate &C,
     for (unsigned T = 0; T < CandOutputs.size(); ++T) {
       Json Entry;
       Entry["trial"] = T;
-      TrialComparison TC = compareTrial(RefOutputs[T], CandOutputs[T],
-                                        Options.Tolerances, Degenerate);
+      const std::vector<at::Tensor> *Judged = &CandOutputs[T];
+      TrialComparison TC =
+          compareTrial(RefOutputs[T], *Judged, Options.Tolerances, Degenerate);
       // Called again on the same inputs, forward must be right again.
       if (TC.Result == Outcome::Ok && !RepeatOutputs[T].empty()) {
         TrialComparison Again = compareTrial(RefOutputs[T], RepeatOutputs[T],
                                              Options.Tolerances, Degenerate);
         if (Again.Result != Outcome::Ok) {
+          Judged = &RepeatOutputs[T];
           TC = Again;
-          TC.Message = "forward called again on the same inputs: " +
-                       Again.Message +
-                       " (the first call passed: an output the kernel does "
-                       "not always write, or a race?)";
+          TC.Message =
+              "forward called again on the same inputs: " + Again.Message +
+              " (the first call passed: an output the kernel does "
+              "not always write, or a race?)";
         }
       }
       Entry["ok"] = TC.Result == Outcome::Ok;
@@ -596,9 +605,12 @@ Expected<Verdict> evaluate(const Candidate &C,
       Entry["seconds"] = Got[T].value("seconds", 0.0);
       Entry["repeat_differs"] = !RepeatOutputs[T].empty();
       Passed += TC.Result == Outcome::Ok;
-      if (TC.Result == Outcome::Nan && Poisoned)
-        TC.Message += " (fresh memory reads NaN here until written: does the "
-                      "kernel write every output element?)";
+      if (int64_t Unwritten = TC.Result != Outcome::Ok && Poisoned
+                                  ? worker::countFreshMemoryPattern(*Judged)
+                                  : 0)
+        TC.Message += "; " + std::to_string(Unwritten) +
+                      " output elements still hold the fill pattern of "
+                      "fresh memory: the kernel never wrote them";
       if (TC.Result != Outcome::Ok)
         fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
       Trials.push_back(Entry);
@@ -621,8 +633,7 @@ Expected<Verdict> evaluate(const Candidate &C,
         {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
     V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
     V.Run["reference_hidden"] = Ran.Result.value("reference_hidden", false);
-    V.Run["processes_isolated"] =
-        Ran.Result.value("processes_isolated", false);
+    V.Run["processes_isolated"] = Ran.Result.value("processes_isolated", false);
     V.Run["fresh_memory_poisoned"] = Poisoned;
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)

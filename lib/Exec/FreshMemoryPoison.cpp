@@ -1,11 +1,11 @@
 //===-- FreshMemoryPoison.cpp - fresh CPU tensors read as NaN -------------===//
 //
 // KEVIN-RT-005 on the CPU: c10's CPU allocator can fill every new block with
-// a junk pattern that reads as NaN in every floating type (0x7fedbeef per
-// 32 bits). Turned on in the candidate worker, an output element a kernel
-// never writes reads NaN on every run, instead of whatever the heap held
-// (sometimes NaN, sometimes a plausible number, so the verdict was left to
-// chance between nan and mismatch).
+// a junk pattern (0x7fedbeef per 32 bits): NaN as float32, a huge finite
+// value as float64. Turned on in the candidate worker, an output element a
+// kernel never writes holds that pattern on every run, instead of whatever
+// the heap held (sometimes NaN, sometimes a plausible number, so the verdict
+// was left to chance between nan and mismatch).
 //
 // The switch is the c10 flag caffe2_cpu_allocator_do_junk_fill. No public
 // header declares it, and its namespace depends on whether torch was built
@@ -13,7 +13,7 @@
 // is found by symbol in the libc10 the worker has loaded.
 //
 //===----------------------------------------------------------------------===//
-#include "WorkerSupport.h"
+#include "FreshMemoryPoison.h"
 
 #include <dlfcn.h>
 
@@ -30,6 +30,22 @@ bool poisonFreshCpuMemory() {
     }
   }
   return false;
+}
+
+int64_t countFreshMemoryPattern(const std::vector<at::Tensor> &Outputs) {
+  constexpr int32_t Pattern = 0x7fedbeef;
+  constexpr int64_t Pattern64 = static_cast<int64_t>(Pattern) << 32 | Pattern;
+  int64_t Count = 0;
+  for (const at::Tensor &T : Outputs) {
+    if (!T.is_cpu() || T.is_complex() || T.numel() == 0)
+      continue;
+    at::Tensor Bits = T.contiguous();
+    if (T.element_size() == 4)
+      Count += Bits.view(at::kInt).eq(Pattern).sum().item<int64_t>();
+    else if (T.element_size() == 8)
+      Count += Bits.view(at::kLong).eq(Pattern64).sum().item<int64_t>();
+  }
+  return Count;
 }
 
 } // namespace worker

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/Worker.h"
+#include "FreshMemoryPoison.h"
 #include "WorkerSupport.h"
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Exec/Compare.h"
@@ -23,8 +24,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -394,8 +395,9 @@ int waitForChild(pid_t Child) {
 /// leaves, the kernel kills every process left in the namespace, so nothing
 /// the candidate started survives its worker, not even a child that called
 /// setsid to escape the process-group kill. A fresh /proc there shows only
-/// the namespace's processes. Returns true in the worker; false, with
-/// nothing changed, where the OS refuses the namespace.
+/// the namespace's processes. Returns true in the worker once both are
+/// made; false where the OS refuses the namespace (nothing changed) or the
+/// /proc mount (the worker is in the namespace, /proc shows the outer one).
 bool enterPidNamespace() {
   int Status[2];
   if (::pipe2(Status, O_CLOEXEC) != 0)
@@ -439,9 +441,8 @@ bool enterPidNamespace() {
   ::prctl(PR_SET_DUMPABLE, 1);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   ::close(Status[1]);
-  ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-          nullptr);
-  return true;
+  return ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                 nullptr) == 0;
 }
 
 } // namespace
@@ -458,11 +459,13 @@ WorkerIsolation isolateWorker(bool Network,
     if (!enterUserNamespace(NetworkFlag | CLONE_NEWNS))
       continue;
     Result.Network = NetworkFlag != 0;
-    Result.Processes = enterPidNamespace();
+    bool OwnProc = enterPidNamespace();
+    bool Covered = !Hidden.empty() && coverDirectories(Hidden, Kept);
     // A second user namespace leaves the process without privilege over
-    // the first one's mounts: the covers are locked and cannot be lifted.
-    Result.Hidden = !Hidden.empty() && coverDirectories(Hidden, Kept) &&
-                    enterUserNamespace(CLONE_NEWNS);
+    // the first one's mounts: the covers and /proc are locked in place.
+    bool Locked = enterUserNamespace(CLONE_NEWNS);
+    Result.Hidden = Covered && Locked;
+    Result.Processes = OwnProc && Locked;
     return Result;
   }
   // No user namespaces: a privileged process can still leave the network.
@@ -858,8 +861,10 @@ int runCandidateWorker(const WorkerOptions &Options) {
         if (THPVariable_Check(P.ptr()))
           Owned.push_back(storageRange(fromPython(P)));
 
-    // Calls forward; a raised exception or exit is reported, and false.
-    auto callModel = [&](const py::list &Args, unsigned T, py::object &Out) {
+    // Calls forward; a raised exception or exit is reported (after Which:
+    // "trial 3"), and false.
+    auto callModel = [&](const py::list &Args, const std::string &Which,
+                         py::object &Out) {
       try {
         Out = Model(*Args);
         if (Cuda)
@@ -876,7 +881,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
                                   E.trace())
                 .cast<std::string>();
         Report.fail(Stage::Run, classifyException(Message),
-                    "trial " + std::to_string(T) + ": " + Message);
+                    Which + ": " + Message);
         return false;
       }
     };
@@ -896,7 +901,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
     };
     // A plain torch.Tensor without instance attributes; otherwise a
     // reported type-mismatch, and false.
-    auto isPlainTensor = [&](py::handle H, const std::string &Call) {
+    auto checkPlainTensor = [&](py::handle H, const std::string &Call) {
       if (!THPVariable_CheckExact(H.ptr())) {
         std::string Type =
             py::str(py::type::of(H).attr("__name__")).cast<std::string>();
@@ -916,8 +921,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
       return true;
     };
 
-    // Run: fresh clones per trial; the last trial reuses the previous
-    // trial's input buffers with new contents (a pointer-keyed cache then
+    // Run: fresh clones per call; the last trial reuses the previous
+    // call's input buffers with new contents (a pointer-keyed cache then
     // returns a stale answer).
     py::object NoGrad = Prelude.attr("no_grad")();
     NoGrad.attr("__enter__")();
@@ -953,7 +958,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
           trialArguments(Prelude, Task["trials"][T]["inputs"], Given);
       auto CallStart = Clock::now();
       py::object Out;
-      if (!callModel(Args, T, Out))
+      std::string Which = "trial " + std::to_string(T);
+      if (!callModel(Args, Which, Out))
         return finish(Stage::Run);
       double Seconds = secondsSince(CallStart);
       Json Outputs;
@@ -961,7 +967,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
       std::vector<at::Tensor> Copies;
       Json Metas = Json::array();
       for (py::handle H : Items) {
-        if (!isPlainTensor(H, "forward"))
+        if (!checkPlainTensor(H, "forward"))
           return finish(Stage::Compare);
         at::Tensor O = fromPython(H);
         Json Meta = tensorMeta(O);
@@ -990,14 +996,15 @@ int runCandidateWorker(const WorkerOptions &Options) {
       // the first outputs still alive, so new outputs land in other blocks.
       // An output region the kernel never writes, or a race, then differs;
       // such a second output goes to kevin-run, which checks it against the
-      // reference too.
+      // reference too. Its inputs are not checked for changes or aliasing:
+      // the first call's were.
       std::vector<at::Tensor> AgainGiven;
       for (const at::Tensor &In : *Loaded)
         AgainGiven.push_back(In.to(at::Device(Options.Device), false, true));
       py::list AgainArgs =
           trialArguments(Prelude, Task["trials"][T]["inputs"], AgainGiven);
       py::object AgainOut;
-      if (!callModel(AgainArgs, T, AgainOut))
+      if (!callModel(AgainArgs, Which + ", forward called again", AgainOut))
         return finish(Stage::Run);
       Json AgainKind;
       std::vector<py::handle> AgainItems = outputItems(AgainOut, AgainKind);
@@ -1011,7 +1018,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
       }
       std::vector<at::Tensor> AgainOnCpu;
       for (py::handle H : AgainItems) {
-        if (!isPlainTensor(H, "forward called again"))
+        if (!checkPlainTensor(H, "forward called again"))
           return finish(Stage::Compare);
         AgainOnCpu.push_back(fromPython(H).detach().to(at::kCPU));
       }
@@ -1035,9 +1042,10 @@ int runCandidateWorker(const WorkerOptions &Options) {
       Trial["seconds"] = Seconds;
       Trial["reused_input_buffers"] = Reuse;
       Trials.push_back(Trial);
-      // Keep the last two trials' inputs alive: fresh addresses every call.
-      BeforePrevious = std::move(Previous);
-      Previous = Given;
+      // Keep the last two calls' inputs alive (fresh addresses every call);
+      // the last trial rewrites the buffers of the call just before it.
+      BeforePrevious = Given;
+      Previous = AgainGiven;
     }
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     Report.Value["trials"] = Trials;

@@ -76,9 +76,9 @@ py::module_ startPython();
 TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
 /// What isolateWorker achieved.
 struct WorkerIsolation {
-  bool Network = false; ///< in a network namespace of its own
-  bool Hidden = false;  ///< the hidden directories are covered, for good
-  bool Processes = false; ///< in a PID namespace that ends with the worker
+  bool Network = false;   ///< in a network namespace of its own
+  bool Hidden = false;    ///< the hidden directories are covered, for good
+  bool Processes = false; ///< in a PID namespace of its own, with its /proc
 };
 /// Moves a candidate's worker, before any candidate code, into namespaces of
 /// its own: a user namespace (no privilege outside it), a network namespace
@@ -89,10 +89,6 @@ struct WorkerIsolation {
 WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Hidden,
                               const std::vector<std::string> &Kept = {});
-
-/// Makes c10's CPU allocator fill every new block with a pattern that reads
-/// as NaN (KEVIN-RT-005); false when this torch has no such switch.
-bool poisonFreshCpuMemory();
 
 py::object toPython(const at::Tensor &T);
 at::Tensor fromPython(const py::handle &H);

@@ -17,6 +17,9 @@
 //                   trial<N>.outputs the candidate's outputs (CPU copies;
 //                                    whether the call changed its inputs is
 //                                    a field of the trial in result.json)
+//                   trial<N>.repeat  the outputs of forward called again on
+//                                    trial N's inputs, when their bits
+//                                    differ from trial<N>.outputs
 //
 // kevin-bench's workers (bench-reference, bench-candidate) use the same
 // layout with input *sets* instead of trials:
@@ -31,7 +34,7 @@
 //                   audit<K>.outputs      audit K's outputs, copied on the
 //                                         timing stream as forward returned
 //
-// Tensor files are pickled lists of CPU tensors (see Compare.h); secrets
+// Tensor files are lists of CPU tensors (see TensorFile.h); secrets
 // (trial seeds, the nonce) travel on stdin, never in argv or the environment.
 // Workers start before all of their input exists: a candidate worker gets
 // its nonce line at once and the task (init args, input layouts, the inputs

@@ -1,17 +1,24 @@
 # Leaves a process behind: at import it forks a child that leaves the
-# worker's session and process group (setsid) and, two seconds later, writes
-# a file into the build cache, the one directory outside its own that it can
-# write and that outlives the evaluation. The answer itself is right.
+# worker's session and process group (setsid), says it started, waits for the
+# worker to end (its parent changes) and then writes a file into the build
+# cache, the one directory outside its own that it can write and that
+# outlives the evaluation. The answer itself is right.
 import os
 import time
 
 import torch
 import torch.nn as nn
 
+worker = os.getpid()
 if os.fork() == 0:
     os.setsid()
-    time.sleep(2)
-    with open(os.path.join(os.environ["KEVIN_CACHE_DIR"], "survivor"), "w") as out:
+    cache = os.environ["KEVIN_CACHE_DIR"]
+    with open(os.path.join(cache, "started"), "w") as out:
+        out.write("started\n")
+    deadline = time.monotonic() + 60
+    while os.getppid() == worker and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with open(os.path.join(cache, "survivor"), "w") as out:
         out.write("still running after the evaluation\n")
     os._exit(0)
 
