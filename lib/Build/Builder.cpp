@@ -25,6 +25,8 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -213,12 +215,14 @@ std::vector<std::string> compilerEnvironment(const TorchToolchain &T) {
 
 struct Step {
   std::vector<std::string> Argv;
-  /// Run instead when Argv fails (not by timeout); empty: no second try.
-  std::vector<std::string> FallbackArgv;
+  /// A CUDA unit's commands, narrowest torch/extension.h first: each runs
+  /// when the one before failed (not by timeout).
+  std::vector<std::pair<CudaHeader, std::vector<std::string>>> Tries;
+  /// The header of the command that ran last.
+  CudaHeader Header = CudaHeader::None;
   std::string Output;
   bool Ok = false;
   bool TimedOut = false;
-  bool FellBack = false;
 };
 
 void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
@@ -243,33 +247,119 @@ void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
     S.Output = S.Argv[0] + " " + R->describe() + "\n";
 }
 
-/// kevin's torch/extension.h for CUDA units: the tensor API without pybind11
-/// and torch's C++ frontend. nvcc parses every header twice (cudafe++ for
-/// the device, the host compiler after it), and the full header is half of
-/// a cold CUDA build. A unit that fails with it is compiled again with the
-/// real header, so no candidate ever sees an error the lean header caused.
+/// kevin's torch/extension.h headers for CUDA units, tried narrowest first.
+/// nvcc parses every header twice (cudafe++ for the device, the host
+/// compiler after it), and the real header is most of a cold CUDA build. A
+/// unit that fails with one is compiled again with the next, the last time
+/// with the real header, so no candidate ever sees an error a kevin header
+/// caused.
+///
+/// The minimal header, in place of torch/types.h: the tensor class, the
+/// factories that kernels' host code calls, dispatch macros and checks, and
+/// torch:: names for them (as torch/types.h gives them). It halves the lean
+/// header's compile.
+constexpr const char *MinimalTypesHeader =
+    R"(// kevin's minimal torch/types.h for CUDA units (lib/Build/Builder.cpp)
+#pragma once
+#include <ATen/core/Tensor.h>
+#include <ATen/Dispatch.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/empty_strided.h>
+#include <ATen/ops/from_blob.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/full_like.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/ones_like.h>
+#include <ATen/ops/zeros.h>
+#include <ATen/ops/zeros_like.h>
+#include <c10/core/TensorOptions.h>
+#include <c10/util/Exception.h>
+#if __has_include(<c10/util/Optional.h>)
+#include <c10/util/Optional.h>
+#endif
+namespace torch {
+using namespace at;
+#if __has_include(<c10/util/Optional.h>)
+using c10::nullopt;
+using c10::optional;
+#endif
+using Dtype = at::ScalarType;
+constexpr auto kUInt8 = at::kByte;
+constexpr auto kInt8 = at::kChar;
+constexpr auto kInt16 = at::kShort;
+constexpr auto kInt32 = at::kInt;
+constexpr auto kInt64 = at::kLong;
+constexpr auto kFloat16 = at::kHalf;
+constexpr auto kFloat32 = at::kFloat;
+constexpr auto kFloat64 = at::kDouble;
+constexpr auto kU8 = kUInt8;
+constexpr auto kI8 = kInt8;
+constexpr auto kI16 = kInt16;
+constexpr auto kI32 = kInt32;
+constexpr auto kI64 = kInt64;
+constexpr auto kF16 = kFloat16;
+constexpr auto kF32 = kFloat32;
+constexpr auto kF64 = kFloat64;
+} // namespace torch
+)";
+
+/// The free functions the minimal header declares.
+const std::set<std::string> MinimalHeaderFunctions = {
+    "arange",    "empty", "empty_like", "empty_strided", "from_blob", "full",
+    "full_like", "ones",  "ones_like",  "zeros",         "zeros_like"};
+
+/// The lean header: the tensor API without pybind11 and torch's C++
+/// frontend (a ReLU unit: 76 s with the real header, 37 s with this one).
 constexpr const char *LeanExtensionHeader =
     "// kevin's lean torch/extension.h for CUDA units (lib/Build/Builder.cpp)\n"
     "#pragma once\n"
     "#include <torch/types.h>\n";
 
-/// The include directory that holds the lean header (written once per
-/// cache); empty when it cannot be written.
-std::string leanIncludeDir(const BuildOptions &Options) {
+/// False when a unit calls a torch:: or at:: function the minimal header
+/// does not declare (it would fail there, and cost a compile).
+bool fitsMinimalHeader(const std::string &Text) {
+  static const std::regex Call(R"(\b(?:torch|at)::([A-Za-z_]\w*)\s*\()");
+  for (auto It = std::sregex_iterator(Text.begin(), Text.end(), Call);
+       It != std::sregex_iterator(); ++It)
+    if (!MinimalHeaderFunctions.count((*It)[1].str()))
+      return false;
+  return true;
+}
+
+/// Headers kevin puts before torch's own: file name under torch/ -> text.
+using HeaderFiles = std::vector<std::pair<std::string, std::string>>;
+
+/// The minimal header replaces torch/types.h too: a CUDA unit starts with
+/// it, as load_inline's do.
+const HeaderFiles MinimalHeaders = {
+    {"types.h", MinimalTypesHeader},
+    {"extension.h",
+     "// kevin's minimal torch/extension.h (lib/Build/Builder.cpp)\n"
+     "#pragma once\n#include <torch/types.h>\n"}};
+const HeaderFiles LeanHeaders = {{"extension.h", LeanExtensionHeader}};
+
+/// The include directory that holds Files (written once per cache); empty
+/// when they cannot be written.
+std::string extensionHeaderDir(const HeaderFiles &Files,
+                               const BuildOptions &Options) {
   ContentHasher H;
-  H.add(LeanExtensionHeader);
+  for (const auto &[Name, Text] : Files)
+    H.add(Name).add(Text);
   std::string Dir =
       Options.CacheDir + "/lean-include/" + H.finish().substr(0, 16);
-  std::string Header = Dir + "/torch/extension.h";
-  if (fileExists(Header))
-    return Dir;
   if (makeDirs(Dir + "/torch"))
     return "";
-  std::string Tmp = Header + ".tmp." + uniqueTag();
-  if (writeFile(Tmp, LeanExtensionHeader) ||
-      ::rename(Tmp.c_str(), Header.c_str()) != 0) {
-    ::unlink(Tmp.c_str());
-    return "";
+  for (const auto &[Name, Text] : Files) {
+    std::string Path = Dir + "/torch/" + Name;
+    if (fileExists(Path))
+      continue;
+    std::string Tmp = Path + ".tmp." + uniqueTag();
+    if (writeFile(Tmp, Text) || ::rename(Tmp.c_str(), Path.c_str()) != 0) {
+      ::unlink(Tmp.c_str());
+      return "";
+    }
   }
   return Dir;
 }
@@ -392,6 +482,20 @@ std::vector<TranslationUnit> writeTranslationUnits(const ExtensionSpec &Spec) {
   return Units;
 }
 
+const char *cudaHeaderName(CudaHeader H) {
+  switch (H) {
+  case CudaHeader::None:
+    return "none";
+  case CudaHeader::Minimal:
+    return "minimal";
+  case CudaHeader::Lean:
+    return "lean";
+  case CudaHeader::Full:
+    return "full";
+  }
+  return "none";
+}
+
 std::string computeBuildKey(const ExtensionSpec &Spec,
                             const TorchToolchain &Toolchain,
                             const std::string &CompilerIdentity) {
@@ -473,10 +577,12 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       return E;
 
   std::vector<std::string> Cxx = cxxFlags(Spec, T);
-  std::string LeanDir;
+  std::string MinimalDir, LeanDir;
   for (const TranslationUnit &U : Units)
-    if (U.IsCuda && LeanDir.empty())
-      LeanDir = leanIncludeDir(Options);
+    if (U.IsCuda && LeanDir.empty()) {
+      MinimalDir = extensionHeaderDir(MinimalHeaders, Options);
+      LeanDir = extensionHeaderDir(LeanHeaders, Options);
+    }
 
   // The precompiled header is built (once per cache, when missing) by the
   // first unit that wants it, while nvcc already runs on the CUDA units.
@@ -507,12 +613,19 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
                                      Object};
     for (const std::string &F : nvccFlags(Spec, T))
       Full.push_back(F);
-    Steps[I].Argv = Full;
-    if (!LeanDir.empty()) {
-      // -I comes before every -isystem directory and the candidate's -I.
-      Steps[I].Argv.insert(Steps[I].Argv.begin() + 5, {"-I", LeanDir});
-      Steps[I].FallbackArgv = Full;
-    }
+    // Narrowest header first; -I comes before every -isystem directory and
+    // the candidate's -I.
+    auto withHeader = [&](CudaHeader H, const std::string &HeaderDir) {
+      if (HeaderDir.empty())
+        return;
+      std::vector<std::string> Argv = Full;
+      Argv.insert(Argv.begin() + 5, {"-I", HeaderDir});
+      Steps[I].Tries.push_back({H, Argv});
+    };
+    if (fitsMinimalHeader(U.Text))
+      withHeader(CudaHeader::Minimal, MinimalDir);
+    withHeader(CudaHeader::Lean, LeanDir);
+    Steps[I].Tries.push_back({CudaHeader::Full, Full});
   }
   // Compile the units, at most Jobs at a time, the (slow) CUDA units first.
   std::vector<size_t> Order(Units.size());
@@ -529,13 +642,17 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       for (size_t N; (N = Next++) < Order.size();) {
         size_t I = Order[N];
         Step &S = Steps[I];
-        if (!Units[I].IsCuda)
+        if (!Units[I].IsCuda) {
           S.Argv = cxxArgv(Units[I], Objects[I]);
-        runStep(S, T, Options, Dir);
-        if (!S.Ok && !S.TimedOut && !S.FallbackArgv.empty()) {
-          S.Argv = S.FallbackArgv;
-          S.FellBack = true;
           runStep(S, T, Options, Dir);
+          continue;
+        }
+        for (const auto &[Header, Argv] : S.Tries) {
+          S.Header = Header;
+          S.Argv = Argv;
+          runStep(S, T, Options, Dir);
+          if (S.Ok || S.TimedOut)
+            break;
         }
       }
     });
@@ -546,7 +663,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   std::string Output;
   bool Ok = true, TimedOut = false;
   for (const Step &S : Steps) {
-    Result.LeanCudaHeaderUsed |= !S.FallbackArgv.empty() && !S.FellBack;
+    Result.CudaHeaderUsed = std::max(Result.CudaHeaderUsed, S.Header);
     Output += S.Output;
     Ok &= S.Ok;
     TimedOut |= S.TimedOut;

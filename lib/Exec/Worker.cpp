@@ -130,7 +130,7 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
   Entry["outcome"] = R->Outcome;
   Entry["cache_hit"] = R->CacheHit;
   Entry["precompiled_header"] = R->PrecompiledHeaderUsed;
-  Entry["lean_cuda_header"] = R->LeanCudaHeaderUsed;
+  Entry["cuda_header"] = cudaHeaderName(R->CudaHeaderUsed);
   Entry["seconds"] = R->Seconds;
   Entry["key"] = R->Key;
   if (!R->Ok) {

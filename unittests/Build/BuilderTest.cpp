@@ -168,25 +168,38 @@ TEST(DiagnosticMapperTest, TruncatesLongOutput) {
 
 namespace {
 
-/// A toolchain of shell scripts: nvcc logs each call and fails on sources
-/// marked `needs_full_header` when given kevin's lean include directory,
-/// and on sources marked `always_fails`; g++ makes its -o file.
+/// A toolchain of shell scripts: nvcc logs each call; given one of kevin's
+/// header directories it fails on sources marked `needs_full_header`, given
+/// the minimal one also on those marked `needs_lean_header`; it always fails
+/// on sources marked `always_fails`. g++ makes its -o file.
 struct FakeCompilers {
   std::string Dir, Log;
   FakeCompilers() {
     char Template[] = "/tmp/kevin-fake-cc.XXXXXX";
     Dir = ::mkdtemp(Template);
     Log = Dir + "/nvcc.log";
-    write("nvcc", "[ \"$1\" = --version ] && { echo 'release 13.0'; exit 0; }\n"
-                  "echo \"$*\" >> " + Log + "\n"
-                  "src=$2; out=$4\n"
-                  "case \"$*\" in *lean-include*) lean=1 ;; *) lean=0 ;; esac\n"
-                  "if grep -q always_fails \"$src\"; then\n"
-                  "  echo \"$src(2): error: full header error\"; exit 1; fi\n"
-                  "if [ $lean = 1 ] && grep -q needs_full_header \"$src\"; "
-                  "then\n  echo \"$src(2): error: lean header error\"; exit 1; "
-                  "fi\n"
-                  ": > \"$out\"\n");
+    write(
+        "nvcc",
+        "[ \"$1\" = --version ] && { echo 'release 13.0'; exit 0; }\n"
+        "echo \"$*\" >> " +
+            Log +
+            "\n"
+            "src=$2; out=$4; hdr=real; prev=\n"
+            "for a in \"$@\"; do\n"
+            "  h=\"$a/torch/extension.h\"\n"
+            "  if [ \"$prev\" = -I ] && [ -f \"$h\" ]; then\n"
+            "    if grep -q minimal \"$h\"; then hdr=minimal; "
+            "else hdr=lean; fi\n"
+            "  fi; prev=$a\n"
+            "done\n"
+            "if grep -q always_fails \"$src\"; then\n"
+            "  echo \"$src(2): error: full header error\"; exit 1; fi\n"
+            "if { [ $hdr != real ] && grep -q needs_full_header \"$src\"; } "
+            "||\n"
+            "   { [ $hdr = minimal ] && grep -q needs_lean_header \"$src\"; }; "
+            "then\n  echo \"$src(2): error: $hdr header error\"; exit 1; "
+            "fi\n"
+            ": > \"$out\"\n");
     write("g++", "[ \"$1\" = --version ] && { echo 'g++ 12'; exit 0; }\n"
                  "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; "
                  "shift; done\n");
@@ -222,23 +235,62 @@ struct FakeCompilers {
 
 } // namespace
 
-TEST(BuilderTest, CudaUnitsGetTheLeanExtensionHeader) {
+/// The text of the torch/ headers in the kevin header directory an nvcc
+/// call was given; empty when it was given none.
+std::string kevinHeaderOf(const std::string &Call, const std::string &Dir) {
+  size_t At = Call.find("-I " + Dir + "/cache/lean-include/");
+  if (At == std::string::npos)
+    return "";
+  std::string HeaderDir = Call.substr(At + 3);
+  HeaderDir = HeaderDir.substr(0, HeaderDir.find(' '));
+  std::string Text;
+  for (const char *Name : {"/torch/extension.h", "/torch/types.h"}) {
+    std::ifstream Header(HeaderDir + Name);
+    Text += std::string((std::istreambuf_iterator<char>(Header)), {});
+  }
+  return Text;
+}
+
+TEST(BuilderTest, CudaUnitsGetTheMinimalExtensionHeader) {
   FakeCompilers Fake;
-  Expected<BuildResult> R = Fake.build("__global__ void k() {}");
+  Expected<BuildResult> R =
+      Fake.build("__global__ void k() {}\nauto y = torch::empty_like(x);\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
-  EXPECT_TRUE(R->LeanCudaHeaderUsed);
+  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Minimal);
   std::vector<std::string> Calls = Fake.nvccCalls();
   ASSERT_EQ(Calls.size(), 1u);
-  size_t Lean = Calls[0].find("-I " + Fake.Dir + "/cache/lean-include/");
-  ASSERT_NE(Lean, std::string::npos) << Calls[0];
   // Before torch's own include directories.
-  EXPECT_LT(Lean, Calls[0].find("-isystem /torch/include"));
-  std::string Dir = Calls[0].substr(Lean + 3);
-  Dir = Dir.substr(0, Dir.find(' '));
-  std::ifstream Header(Dir + "/torch/extension.h");
-  std::string Text((std::istreambuf_iterator<char>(Header)), {});
-  EXPECT_NE(Text.find("#include <torch/types.h>"), std::string::npos);
+  EXPECT_LT(Calls[0].find("-I " + Fake.Dir + "/cache/lean-include/"),
+            Calls[0].find("-isystem /torch/include"));
+  std::string Text = kevinHeaderOf(Calls[0], Fake.Dir);
+  EXPECT_NE(Text.find("#include <ATen/core/Tensor.h>"), std::string::npos);
+  EXPECT_EQ(Text.find("#include <ATen/ATen.h>"), std::string::npos);
+}
+
+TEST(BuilderTest, AUnitCallingOtherTorchFunctionsStartsWithTheLeanHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build("auto y = torch::matmul(a, b);\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Lean);
+  std::vector<std::string> Calls = Fake.nvccCalls();
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_NE(kevinHeaderOf(Calls[0], Fake.Dir).find("kevin's lean"),
+            std::string::npos);
+}
+
+TEST(BuilderTest, AUnitTheMinimalHeaderBreaksIsBuiltWithTheLeanOne) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build("// needs_lean_header\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Lean);
+  std::vector<std::string> Calls = Fake.nvccCalls();
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_NE(kevinHeaderOf(Calls[0], Fake.Dir).find("kevin's minimal"),
+            std::string::npos);
+  EXPECT_NE(kevinHeaderOf(Calls[1], Fake.Dir).find("kevin's lean"),
+            std::string::npos);
 }
 
 TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
@@ -246,11 +298,11 @@ TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
   Expected<BuildResult> R = Fake.build("// needs_full_header\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
-  EXPECT_FALSE(R->LeanCudaHeaderUsed);
+  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Full);
   std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 2u);
-  EXPECT_NE(Calls[0].find("lean-include"), std::string::npos);
-  EXPECT_EQ(Calls[1].find("lean-include"), std::string::npos);
+  ASSERT_EQ(Calls.size(), 3u);
+  EXPECT_NE(Calls[1].find("lean-include"), std::string::npos);
+  EXPECT_EQ(Calls[2].find("lean-include"), std::string::npos);
 }
 
 TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
@@ -262,5 +314,6 @@ TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
   EXPECT_NE(R->Message.find("full header error"), std::string::npos)
       << R->Message;
   EXPECT_EQ(R->Message.find("lean header error"), std::string::npos);
-  EXPECT_EQ(Fake.nvccCalls().size(), 2u);
+  EXPECT_EQ(R->Message.find("minimal header error"), std::string::npos);
+  EXPECT_EQ(Fake.nvccCalls().size(), 3u);
 }

@@ -73,6 +73,12 @@ struct BuildOptions {
   size_t MaxMessageBytes = 4000;
 };
 
+/// The torch/extension.h a CUDA unit was compiled with, narrowest first:
+/// kevin's minimal one, kevin's lean one, or torch's own.
+enum class CudaHeader { None, Minimal, Lean, Full };
+/// `none`, `minimal`, `lean` or `full`.
+const char *cudaHeaderName(CudaHeader H);
+
 /// How one build ended. A failed build is not an Error: Error is reserved
 /// for tool problems (cannot write the cache, compiler missing).
 struct BuildResult {
@@ -82,8 +88,8 @@ struct BuildResult {
   std::string Key; ///< The content hash.
   bool CacheHit = false;
   bool PrecompiledHeaderUsed = false;
-  /// The CUDA units compiled with kevin's lean torch/extension.h.
-  bool LeanCudaHeaderUsed = false;
+  /// The widest header a CUDA unit of it needed (None: no CUDA unit built).
+  CudaHeader CudaHeaderUsed = CudaHeader::None;
   double Seconds = 0;
   /// Compiler diagnostics, mapped to the candidate's lines and truncated.
   std::string Message;
