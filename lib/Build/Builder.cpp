@@ -622,9 +622,12 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       Argv.insert(Argv.begin() + 5, {"-I", HeaderDir});
       Steps[I].Tries.push_back({H, Argv});
     };
-    if (fitsMinimalHeader(U.Text))
+    // A unit that fails with the minimal set most likely has an error of
+    // its own: it goes straight to torch's headers for the message.
+    if (fitsMinimalHeader(U.Text) && !MinimalDir.empty())
       withHeader(CudaHeader::Minimal, MinimalDir);
-    withHeader(CudaHeader::Lean, LeanDir);
+    else
+      withHeader(CudaHeader::Lean, LeanDir);
     Steps[I].Tries.push_back({CudaHeader::Full, Full});
   }
   // Compile the units, at most Jobs at a time, the (slow) CUDA units first.

@@ -32,6 +32,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <poll.h>
 #include <sched.h>
 #include <sstream>
 #include <sys/mount.h>
@@ -399,12 +400,14 @@ int waitForChild(pid_t Child) {
 /// made; false where the OS refuses the namespace (nothing changed) or the
 /// /proc mount (the worker is in the namespace, /proc shows the outer one).
 bool enterPidNamespace() {
-  int Status[2];
+  // Status carries the worker's wait status out; the outer process holds
+  // Alive's write end until it ends.
+  int Status[2], Alive[2];
   if (::pipe2(Status, O_CLOEXEC) != 0)
     return false;
-  if (::unshare(CLONE_NEWPID) != 0) {
-    ::close(Status[0]);
-    ::close(Status[1]);
+  if (::pipe2(Alive, O_CLOEXEC) != 0 || ::unshare(CLONE_NEWPID) != 0) {
+    for (int Fd : {Status[0], Status[1], Alive[0], Alive[1]})
+      ::close(Fd);
     return false;
   }
   // From here every child would land in the namespace: a failed fork ends
@@ -415,6 +418,7 @@ bool enterPidNamespace() {
   if (Init > 0) {
     ::close(STDIN_FILENO);
     ::close(Status[1]);
+    ::close(Alive[0]);
     int Ended = waitForChild(Init);
     int Reported;
     if (::read(Status[0], &Reported, sizeof(Reported)) == sizeof(Reported))
@@ -424,6 +428,13 @@ bool enterPidNamespace() {
   // The init holds nothing secret, but the candidate must not trace it.
   ::prctl(PR_SET_DUMPABLE, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The outer process may have ended before the line above: then no one
+  // holds Alive's write end.
+  ::close(Alive[1]);
+  struct pollfd Outer = {Alive[0], POLLIN, 0};
+  if (::poll(&Outer, 1, 0) != 0)
+    ::_exit(ExitError);
+  ::close(Alive[0]);
   ::close(Status[0]);
   pid_t Worker = ::fork();
   if (Worker < 0)
