@@ -82,6 +82,24 @@ unsigned threadCount() {
   return N;
 }
 
+/// The thread count once short-lived threads have ended: the interpreter
+/// lock is let go for up to 200 ms while the count keeps falling. Threads
+/// that forward started during the warm-up wait for that lock, which the
+/// timing loop holds; counted in the census baseline, they would hide a
+/// thread started by every timed call.
+unsigned settledThreadCount() {
+  py::gil_scoped_release Free;
+  unsigned Count = threadCount();
+  for (int Step = 0; Step < 20; ++Step) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    unsigned Now = threadCount();
+    if (Now >= Count)
+      break;
+    Count = Now;
+  }
+  return Count;
+}
+
 /// The tensors of a forward result (a tensor, or a tuple/list of them).
 std::vector<at::Tensor> outputTensors(const py::object &Out) {
   std::vector<py::handle> Items;
@@ -281,7 +299,8 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
     Out["sync_overhead_ms"] = 0.0;
     Out["host_overhead_ms"] = 0.0;
   }
-  unsigned BaselineThreads = threadCount(), MaxThreads = BaselineThreads;
+  unsigned BaselineThreads = settledThreadCount(),
+           MaxThreads = BaselineThreads;
   Json Ms = Json::array(), Synced = Json::array(), Host = Json::array();
   Json AuditTimes = Json::array(), AuditLate = Json::array();
   std::vector<double> Samples;
