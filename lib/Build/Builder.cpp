@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -25,7 +26,6 @@
 #include <fstream>
 #include <mutex>
 #include <random>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <sys/file.h>
@@ -52,7 +52,7 @@ std::string uniqueTag() {
 using Clock = std::chrono::steady_clock;
 
 /// Bumped when the unit layout or the flags kevin adds change.
-constexpr const char *BuilderVersion = "kevin-build-2";
+constexpr const char *BuilderVersion = "kevin-build-3";
 /// Stands for the private build directory in remembered failures.
 constexpr const char *BuildDirToken = "@KEVIN_BUILD_DIR@/";
 
@@ -278,12 +278,17 @@ constexpr const char *MinimalTypesHeader =
 #include <c10/util/Exception.h>
 #if __has_include(<c10/util/Optional.h>)
 #include <c10/util/Optional.h>
+#else
+#include <optional>
 #endif
 namespace torch {
 using namespace at;
 #if __has_include(<c10/util/Optional.h>)
 using c10::nullopt;
 using c10::optional;
+#else
+using std::nullopt;
+using std::optional;
 #endif
 using Dtype = at::ScalarType;
 constexpr auto kUInt8 = at::kByte;
@@ -305,10 +310,13 @@ constexpr auto kF64 = kFloat64;
 } // namespace torch
 )";
 
-/// The free functions the minimal header declares.
-const std::set<std::string> MinimalHeaderFunctions = {
-    "arange",    "empty", "empty_like", "empty_strided", "from_blob", "full",
-    "full_like", "ones",  "ones_like",  "zeros",         "zeros_like"};
+/// What a unit may call as torch::f( or at::f( to be compiled with the
+/// minimal header: its factories, and types and option helpers it has.
+const std::set<std::string> MinimalHeaderCallables = {
+    "arange",     "empty",     "empty_like",    "empty_strided", "from_blob",
+    "full",       "full_like", "ones",          "ones_like",     "zeros",
+    "zeros_like", "Tensor",    "TensorOptions", "Device",        "dtype",
+    "device",     "Scalar",    "IntArrayRef"};
 
 /// The lean header: the tensor API without pybind11 and torch's C++
 /// frontend (a ReLU unit: 76 s with the real header, 37 s with this one).
@@ -317,16 +325,72 @@ constexpr const char *LeanExtensionHeader =
     "#pragma once\n"
     "#include <torch/types.h>\n";
 
-/// False when a unit calls a torch:: or at:: function the minimal header
-/// does not declare (it would fail there, and cost a compile).
-bool fitsMinimalHeader(const std::string &Text) {
-  static const std::regex Call(R"(\b(?:torch|at)::([A-Za-z_]\w*)\s*\()");
-  for (auto It = std::sregex_iterator(Text.begin(), Text.end(), Call);
-       It != std::sregex_iterator(); ++It)
-    if (!MinimalHeaderFunctions.count((*It)[1].str()))
+} // namespace
+
+bool fitsMinimalCudaHeader(const std::string &Text) {
+  // Where the minimal header could compile a unit into something else
+  // than torch's headers would: requires_grad (at:: factories ignore or
+  // refuse it, torch::'s honour it), and unqualified calls (which reach
+  // ATen's ops by ADL with torch's headers).
+  for (const char *Needle :
+       {"requires_grad", "using namespace torch", "using namespace at"})
+    if (Text.find(Needle) != std::string::npos)
       return false;
+  auto isWordChar = [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  };
+  auto skipSpace = [&](size_t At) {
+    while (At < Text.size() &&
+           std::isspace(static_cast<unsigned char>(Text[At])))
+      ++At;
+    return At;
+  };
+  auto startsAt = [&](size_t At, const std::string &Literal) {
+    return Text.compare(At, Literal.size(), Literal) == 0;
+  };
+  size_t At = 0;
+  while (At < Text.size()) {
+    if (!isWordChar(Text[At])) {
+      // Other torch headers include torch's own torch/types.h by its path.
+      if (startsAt(At, "<torch/") && !startsAt(At, "<torch/extension.h>") &&
+          !startsAt(At, "<torch/types.h>"))
+        return false;
+      ++At;
+      continue;
+    }
+    size_t End = At;
+    while (End < Text.size() && isWordChar(Text[End]))
+      ++End;
+    std::string Word = Text.substr(At, End - At);
+    bool AfterScope = At >= 2 && startsAt(At - 2, "::");
+    At = End;
+    // A namespace alias hides which namespace calls go to.
+    if (Word == "namespace") {
+      size_t Name = skipSpace(End), NameEnd = Name;
+      while (NameEnd < Text.size() && isWordChar(Text[NameEnd]))
+        ++NameEnd;
+      if (NameEnd > Name && startsAt(skipSpace(NameEnd), "="))
+        return false;
+      continue;
+    }
+    if (AfterScope || (Word != "torch" && Word != "at"))
+      continue;
+    size_t Next = skipSpace(End);
+    if (!startsAt(Next, "::"))
+      continue;
+    size_t NameStart = skipSpace(Next + 2), NameEnd = NameStart;
+    while (NameEnd < Text.size() && isWordChar(Text[NameEnd]))
+      ++NameEnd;
+    size_t Paren = skipSpace(NameEnd);
+    if (NameEnd > NameStart && Paren < Text.size() && Text[Paren] == '(' &&
+        !MinimalHeaderCallables.count(
+            Text.substr(NameStart, NameEnd - NameStart)))
+      return false;
+  }
   return true;
 }
+
+namespace {
 
 /// Headers kevin puts before torch's own: file name under torch/ -> text.
 using HeaderFiles = std::vector<std::pair<std::string, std::string>>;
@@ -340,27 +404,15 @@ const HeaderFiles MinimalHeaders = {
      "#pragma once\n#include <torch/types.h>\n"}};
 const HeaderFiles LeanHeaders = {{"extension.h", LeanExtensionHeader}};
 
-/// The include directory that holds Files (written once per cache); empty
-/// when they cannot be written.
-std::string extensionHeaderDir(const HeaderFiles &Files,
-                               const BuildOptions &Options) {
-  ContentHasher H;
-  for (const auto &[Name, Text] : Files)
-    H.add(Name).add(Text);
-  std::string Dir =
-      Options.CacheDir + "/lean-include/" + H.finish().substr(0, 16);
+/// Writes Files into Dir/torch/ and returns Dir; empty when they cannot be
+/// written. Dir lies in the build's private directory: headers shared in
+/// the cache could be rewritten by a candidate for every later build.
+std::string writeHeaderDir(const std::string &Dir, const HeaderFiles &Files) {
   if (makeDirs(Dir + "/torch"))
     return "";
-  for (const auto &[Name, Text] : Files) {
-    std::string Path = Dir + "/torch/" + Name;
-    if (fileExists(Path))
-      continue;
-    std::string Tmp = Path + ".tmp." + uniqueTag();
-    if (writeFile(Tmp, Text) || ::rename(Tmp.c_str(), Path.c_str()) != 0) {
-      ::unlink(Tmp.c_str());
+  for (const auto &[Name, Text] : Files)
+    if (writeFile(Dir + "/torch/" + Name, Text))
       return "";
-    }
-  }
   return Dir;
 }
 
@@ -500,7 +552,10 @@ std::string computeBuildKey(const ExtensionSpec &Spec,
                             const TorchToolchain &Toolchain,
                             const std::string &CompilerIdentity) {
   ContentHasher H;
+  // kevin's headers are in the key: an object is only reused with the
+  // headers it could have been built with.
   H.add(BuilderVersion).add(Spec.Name).add(CompilerIdentity);
+  H.add(MinimalTypesHeader).add(LeanExtensionHeader);
   H.add(Toolchain.TorchVersion).add(Toolchain.CxxAbi ? "abi1" : "abi0");
   for (const TranslationUnit &U : writeTranslationUnits(Spec))
     H.add(U.FileName).add(U.Text);
@@ -580,8 +635,9 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   std::string MinimalDir, LeanDir;
   for (const TranslationUnit &U : Units)
     if (U.IsCuda && LeanDir.empty()) {
-      MinimalDir = extensionHeaderDir(MinimalHeaders, Options);
-      LeanDir = extensionHeaderDir(LeanHeaders, Options);
+      MinimalDir =
+          writeHeaderDir(Dir + "kevin-include/minimal", MinimalHeaders);
+      LeanDir = writeHeaderDir(Dir + "kevin-include/lean", LeanHeaders);
     }
 
   // The precompiled header is built (once per cache, when missing) by the
@@ -624,7 +680,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     };
     // A unit that fails with the minimal set most likely has an error of
     // its own: it goes straight to torch's headers for the message.
-    if (fitsMinimalHeader(U.Text) && !MinimalDir.empty())
+    if (fitsMinimalCudaHeader(U.Text) && !MinimalDir.empty())
       withHeader(CudaHeader::Minimal, MinimalDir);
     else
       withHeader(CudaHeader::Lean, LeanDir);

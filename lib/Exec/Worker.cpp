@@ -402,12 +402,12 @@ int waitForChild(pid_t Child) {
 bool enterPidNamespace() {
   // Status carries the worker's wait status out; the outer process holds
   // Alive's write end until it ends.
-  int Status[2], Alive[2];
-  if (::pipe2(Status, O_CLOEXEC) != 0)
-    return false;
-  if (::pipe2(Alive, O_CLOEXEC) != 0 || ::unshare(CLONE_NEWPID) != 0) {
+  int Status[2] = {-1, -1}, Alive[2] = {-1, -1};
+  if (::pipe2(Status, O_CLOEXEC) != 0 || ::pipe2(Alive, O_CLOEXEC) != 0 ||
+      ::unshare(CLONE_NEWPID) != 0) {
     for (int Fd : {Status[0], Status[1], Alive[0], Alive[1]})
-      ::close(Fd);
+      if (Fd >= 0)
+        ::close(Fd);
     return false;
   }
   // From here every child would land in the namespace: a failed fork ends

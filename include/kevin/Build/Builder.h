@@ -79,6 +79,13 @@ enum class CudaHeader { None, Minimal, Lean, Full };
 /// `none`, `minimal`, `lean` or `full`.
 const char *cudaHeaderName(CudaHeader H);
 
+/// Whether a CUDA unit's text may first be compiled with kevin's minimal
+/// header set: its torch::/at:: calls name only what that set declares, it
+/// includes no other torch header, and nothing in it could compile into
+/// something else there (requires_grad, using namespace torch). A cheap
+/// scan: a unit it lets through may still fail there.
+bool fitsMinimalCudaHeader(const std::string &Text);
+
 /// How one build ended. A failed build is not an Error: Error is reserved
 /// for tool problems (cannot write the cache, compiler missing).
 struct BuildResult {
