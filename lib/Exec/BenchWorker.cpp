@@ -129,13 +129,6 @@ Json outputMeta(const py::object &Out) {
   return Meta;
 }
 
-std::vector<at::Tensor> cpuCopies(const std::vector<at::Tensor> &Ts) {
-  std::vector<at::Tensor> Out;
-  for (const at::Tensor &T : Ts)
-    Out.push_back(T.to(at::kCPU, false, true));
-  return Out;
-}
-
 /// Times single calls by the method of the device.
 class CallTimer {
 public:

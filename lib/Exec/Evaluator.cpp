@@ -529,16 +529,10 @@ Expected<Verdict> evaluate(const Candidate &C,
         Expected<std::vector<at::Tensor>> Again =
             readTensorFile(protocol::trialFile(CandDir, T, "repeat"),
                            outputReadLimit(RefOutputs[T]));
-        if (!Again) {
+        if (!Again || Again->size() != RefOutputs[T].size()) {
           fail(Outcome::InvalidResult,
-               Trial + "missing or malformed repeat output file (" +
-                   Again.error().message() + ")");
-          break;
-        }
-        if (Again->size() != RefOutputs[T].size()) {
-          fail(Outcome::InvalidResult,
-               Trial + "malformed repeat output file (" +
-                   std::to_string(Again->size()) + " tensors)");
+               Trial + "missing or malformed repeat output file" +
+                   (Again ? "" : " (" + Again.error().message() + ")"));
           break;
         }
         RepeatOutputs.back() = std::move(*Again);

@@ -184,6 +184,13 @@ Json tensorMeta(const at::Tensor &T) {
   return Meta;
 }
 
+std::vector<at::Tensor> cpuCopies(const std::vector<at::Tensor> &Ts) {
+  std::vector<at::Tensor> Out;
+  for (const at::Tensor &T : Ts)
+    Out.push_back(T.to(at::kCPU, false, true));
+  return Out;
+}
+
 /// The storage byte range of a tensor, for overlap tests.
 std::pair<uintptr_t, uintptr_t> storageRange(const at::Tensor &T) {
   if (!T.defined() || !T.has_storage())
@@ -999,9 +1006,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
       for (const at::Tensor &In : Given)
         After.push_back(In.to(at::kCPU));
       bool InputsChanged = !sameBits(After, *Loaded);
-      std::vector<at::Tensor> FirstOnCpu;
-      for (const at::Tensor &O : Copies)
-        FirstOnCpu.push_back(O.to(at::Device(at::kCPU), false, true));
+      std::vector<at::Tensor> FirstOnCpu = cpuCopies(Copies);
 
       // KEVIN-RT-005's second run: the same inputs again at fresh addresses,
       // the first outputs still alive, so new outputs land in other blocks.
@@ -1022,9 +1027,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
       if (AgainKind["kind"] != Outputs["kind"] ||
           AgainItems.size() != Items.size()) {
         Report.fail(Stage::Compare, Outcome::TypeMismatch,
-                    "trial " + std::to_string(T) +
-                        ": forward called again on the same inputs returned "
-                        "a different structure");
+                    Which + ": forward called again on the same inputs "
+                            "returned a different structure");
         return finish(Stage::Compare);
       }
       std::vector<at::Tensor> AgainOnCpu;
@@ -1035,17 +1039,17 @@ int runCandidateWorker(const WorkerOptions &Options) {
       }
       bool RepeatDiffers = !sameBits(FirstOnCpu, AgainOnCpu);
 
-      if (Error E = writeTensorFile(
-              protocol::trialFile(Options.Dir, T, "outputs"), FirstOnCpu)) {
-        std::cerr << "kevin-worker: error: " << E.message() << "\n";
-        return ExitError;
-      }
-      if (RepeatDiffers)
-        if (Error E = writeTensorFile(
-                protocol::trialFile(Options.Dir, T, "repeat"), AgainOnCpu)) {
+      auto writeTrialFile = [&](const char *Kind,
+                                const std::vector<at::Tensor> &Tensors) {
+        Error E =
+            writeTensorFile(protocol::trialFile(Options.Dir, T, Kind), Tensors);
+        if (E)
           std::cerr << "kevin-worker: error: " << E.message() << "\n";
-          return ExitError;
-        }
+        return !E;
+      };
+      if (!writeTrialFile("outputs", FirstOnCpu) ||
+          (RepeatDiffers && !writeTrialFile("repeat", AgainOnCpu)))
+        return ExitError;
       Json Trial;
       Trial["inputs_changed"] = InputsChanged;
       Trial["repeat_differs"] = RepeatDiffers;
