@@ -197,6 +197,19 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::condition_variable Ready;
   std::deque<Json> Built; // Checked and built, waiting for a device.
   size_t BuildersLeft = static_cast<size_t>(std::max(1, O.BuildJobs));
+  // Until the first candidate has left the pool, only as many builds run as
+  // the devices take at once: they share the cores and reach the devices
+  // sooner than a full pool's builds, which would all end together.
+  size_t DeviceSlots = 0;
+  for (const std::string &Device : O.Devices)
+    DeviceSlots += static_cast<size_t>(
+        O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device));
+  size_t FirstWave = std::min(BuildersLeft, std::max<size_t>(1, DeviceSlots));
+  bool PoolOpen = false; // A build has ended, or a builder had nothing left.
+  // The pool yields the cores to the device stages' workers.
+  std::vector<StageSpec> BuildStages = O.BuildStages;
+  for (StageSpec &S : BuildStages)
+    S.Niceness = O.BuildNiceness;
   std::atomic<size_t> Next{0};
   std::atomic<bool> Failed{false};
   Error FirstError;
@@ -217,14 +230,23 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
     Bar.advance(1, (*Final)["id"].get<std::string>());
   };
 
-  auto Builder = [&] {
+  auto Builder = [&](size_t Index) {
+    if (Index >= FirstWave) {
+      std::unique_lock<std::mutex> Guard(Lock);
+      Ready.wait(Guard, [&] { return Failed || PoolOpen; });
+    }
     for (size_t I = Next++; I < Todo.size() && !Failed; I = Next++) {
-      auto Record = Evaluator.runStages(O.BuildStages, *Todo[I]);
+      auto Record = Evaluator.runStages(BuildStages, *Todo[I]);
       if (!Record) {
         Fail(Record.error());
         break;
       }
-      if (!allPassed(O.BuildStages, *Record)) {
+      {
+        std::lock_guard<std::mutex> Guard(Lock);
+        PoolOpen = true;
+        Ready.notify_all();
+      }
+      if (!allPassed(BuildStages, *Record)) {
         Finish(*Record); // Nothing for a device to do.
         continue;
       }
@@ -237,6 +259,7 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
       Ready.notify_one();
     }
     std::lock_guard<std::mutex> Guard(Lock);
+    PoolOpen = true;
     --BuildersLeft;
     Ready.notify_all();
   };
@@ -262,8 +285,8 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   };
 
   std::vector<std::thread> Threads;
-  for (int I = 0; I < std::max(1, O.BuildJobs); ++I)
-    Threads.emplace_back(Builder);
+  for (size_t I = 0; I < static_cast<size_t>(std::max(1, O.BuildJobs)); ++I)
+    Threads.emplace_back(Builder, I);
   for (const std::string &Device : O.Devices) {
     int Jobs = O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device);
     for (int J = 0; J < Jobs; ++J)

@@ -62,6 +62,7 @@ Expected<Json> PipelineEvaluator::runStage(const StageSpec &Stage,
   Run.Stdin = formatRecordLine(Record) + "\n";
   Run.TimeoutSeconds = StageTimeoutSeconds;
   Run.MaxCaptureBytes = 64 << 20;
+  Run.Niceness = Stage.Niceness;
   auto Result = runSubprocess(Run);
   if (!Result)
     return Result.error();

@@ -76,6 +76,11 @@ std::vector<char *> toCStrings(std::vector<std::string> &Strings) {
   sigset_t Empty;
   sigemptyset(&Empty);
   ::sigprocmask(SIG_SETMASK, &Empty, nullptr);
+  // Best effort: a child left at our priority still runs correctly.
+  if (Options.Niceness != 0) {
+    int Ignored = ::nice(Options.Niceness);
+    (void)Ignored;
+  }
   ::dup2(StdinFd, 0);
   ::dup2(StdoutFd, 1);
   ::dup2(StderrFd, 2);

@@ -1,10 +1,12 @@
 //===-- kevin/Rollout/Eval.h - evaluate many candidates ---------*- C++ -*-===//
 //
 // `kevin eval`: many candidates through check -> build -> run -> bench ->
-// reward. Checking and building run on a CPU pool ahead of the device stage
-// (one worker per device), so devices never wait on compiles they could
-// have had done earlier; finished records are appended durably to the
-// results file, and a rerun skips every record already there.
+// reward. Checking and building run on a CPU pool ahead of the device
+// stages (a few candidates in flight per device), so devices never wait on
+// compiles they could have had done earlier; the pool starts with as many
+// builds as the devices take and runs at a lower priority than the device
+// stages. Finished records are appended durably to the results file, and a
+// rerun skips every record already there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_ROLLOUT_EVAL_H
@@ -35,6 +37,9 @@ struct EvalOptions {
   /// correctness runs share the device; their timing loops take turns
   /// holding it alone (kevin/Support/DeviceLock.h).
   int DeviceJobs = 0;
+  /// Added to the nice value of the build pool's stage tools: compiles
+  /// ahead of the device yield the cores to the device stages' workers.
+  int BuildNiceness = 10;
   std::string ResultsPath;
   /// Stages before the device (normally check, run --build-only), on the
   /// device (run --device D, bench --device D; "{device}" in an argument is

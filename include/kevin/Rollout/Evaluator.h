@@ -26,6 +26,9 @@ struct StageSpec {
   std::string Tool;
   std::vector<std::string> Args;
   std::string PassField;
+  /// Added to the stage tool's nice value (kevin eval's build pool yields
+  /// the cores to the device stages).
+  int Niceness = 0;
 };
 
 /// The gate field of each standard stage: check.ok, build.ok (for

@@ -44,6 +44,9 @@ struct SubprocessOptions {
   /// At most this many bytes of each stream are kept; the rest is read and
   /// dropped so the child never blocks on a full pipe.
   size_t MaxCaptureBytes = 1 << 20;
+  /// Added to the child's nice value (0: ours): work that should yield the
+  /// cores to others, such as compiles ahead of the device.
+  int Niceness = 0;
 };
 
 struct SubprocessResult {

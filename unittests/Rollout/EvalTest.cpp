@@ -1,0 +1,79 @@
+//===-- EvalTest.cpp - tests for kevin/Rollout/Eval.h ---------------------===//
+#include "kevin/Rollout/Eval.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+using namespace kevin;
+
+namespace {
+
+std::vector<std::string> readLines(const std::string &Path) {
+  std::ifstream In(Path);
+  std::vector<std::string> Lines;
+  for (std::string Line; std::getline(In, Line);)
+    Lines.push_back(Line);
+  return Lines;
+}
+
+} // namespace
+
+// Six candidates, a pool of five builders, one device taking two at once: the
+// first two builds run alone until one ends, then the rest of the pool opens;
+// every build runs at nice 10 above ours. A fake kevin-run logs each build's
+// start (with its nice value) and end, and passes the record on.
+TEST(EvalTest, PoolStartsWithTheDeviceSlotsAndYieldsTheCores) {
+  char Template[] = "/tmp/kevin-eval-test.XXXXXX";
+  ASSERT_NE(::mkdtemp(Template), nullptr);
+  std::string Dir = Template, Log = Dir + "/log";
+  {
+    std::ofstream Tool(Dir + "/kevin-run");
+    Tool << "#!/bin/sh\nread line\n"
+         << "case \" $* \" in *' --build-only '*)\n"
+         << "  echo \"build-start $(nice)\" >> " << Log << "\n"
+         << "  sleep 0.5\n"
+         << "  echo build-end >> " << Log << "\n"
+         << "  echo \"${line%\\}},\\\"build\\\":{\\\"ok\\\":true}}\" ;;\n"
+         << "*) echo \"$line\" ;;\nesac\n";
+  }
+  ::chmod((Dir + "/kevin-run").c_str(), 0755);
+  PipelineEvaluator Evaluator(Dir, 30);
+  EvalOptions Options;
+  Options.Devices = {"cpu"};
+  Options.BuildJobs = 5;
+  Options.DeviceJobs = 2;
+  Options.ResultsPath = Dir + "/results.jsonl";
+  Options.BuildStages = {makeStage("run", {"--build-only"})};
+  Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
+  Options.ShowProgress = false;
+  std::vector<Json> Candidates;
+  for (int I = 0; I < 6; ++I)
+    Candidates.push_back(Json{{"schema_version", 1},
+                              {"id", "c" + std::to_string(I)}});
+
+  auto Summary = runEval(Candidates, Options, Evaluator);
+  ASSERT_TRUE(Summary) << Summary.error().message();
+  EXPECT_EQ(Summary->Evaluated, 6);
+  EXPECT_EQ(readLines(Options.ResultsPath).size(), 6u);
+
+  std::vector<std::string> Lines = readLines(Log);
+  ASSERT_EQ(Lines.size(), 12u);
+  auto FirstEnd = std::find(Lines.begin(), Lines.end(), "build-end");
+  EXPECT_LE(std::count_if(Lines.begin(), FirstEnd,
+                          [](const std::string &L) {
+                            return L.rfind("build-start", 0) == 0;
+                          }),
+            2);
+  int Ours = ::getpriority(PRIO_PROCESS, 0);
+  std::string Started =
+      "build-start " + std::to_string(std::min(19, Ours + 10));
+  for (const std::string &Line : Lines)
+    EXPECT_TRUE(Line == "build-end" || Line == Started) << Line;
+  std::system(("rm -rf " + Dir).c_str());
+}
