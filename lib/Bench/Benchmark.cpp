@@ -36,8 +36,22 @@ struct Benchmarker::ReferenceRun {
   explicit ReferenceRun(TempDir D) : Dir(std::move(D)) {}
   TempDir Dir;
   Json Report;
+  /// The audit outputs, taken out of the candidates' reach as the
+  /// reference ended and read once the device is let go (readAudits).
+  std::vector<OpenTensorFile> AuditFiles;
   std::vector<std::vector<at::Tensor>> AuditOutputs;
   double Seconds = 0;
+
+  Error readAudits() {
+    for (const OpenTensorFile &File : AuditFiles) {
+      Expected<std::vector<at::Tensor>> Out = File.read();
+      if (!Out)
+        return Out.error();
+      AuditOutputs.push_back(*Out);
+    }
+    AuditFiles.clear();
+    return Error::success();
+  }
 };
 
 namespace {
@@ -256,12 +270,12 @@ Benchmarker::reference(const std::string &TaskPath,
     return Error::make("'" + TaskPath + "': cannot time the reference: " + Why);
   }
   for (unsigned K = 0; K < Options.Audits; ++K) {
-    Expected<std::vector<at::Tensor>> Out =
-        readTensorFile(protocol::auditFile(Path, K, "reference"));
-    if (!Out)
-      return Out.error();
-    ::unlink(protocol::auditFile(Path, K, "reference").c_str());
-    Run->AuditOutputs.push_back(*Out);
+    std::string AuditFile = protocol::auditFile(Path, K, "reference");
+    Expected<OpenTensorFile> Opened = OpenTensorFile::open(AuditFile);
+    ::unlink(AuditFile.c_str());
+    if (!Opened)
+      return Opened.error();
+    Run->AuditFiles.push_back(std::move(*Opened));
   }
   Run->Report = std::move(Report);
   ReferenceRun *Raw = Run.get();
@@ -407,6 +421,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   if (!Proc)
     return Proc.error();
   Device.unlock();
+  if (Error E = Ref.readAudits())
+    return E;
   // The candidate's own time, from its plan on.
   double CandidateSeconds = std::chrono::duration<double>(
                                 DeferredInput::Clock::now() -

@@ -330,6 +330,9 @@ Expected<Verdict> evaluate(const Candidate &C,
   //--- Reference results, then the candidate's task. -----------------------
   double ReferenceSeconds = 0;
   std::vector<std::vector<at::Tensor>> RefOutputs;
+  // Read while the candidate runs: the names are gone before it gets its
+  // task, the open files stay with this process.
+  std::future<Error> RefOutputsRead;
   Json Reference;
   if (!Options.BuildOnly) {
     Expected<SubprocessResult> RefProc = RefFuture.get();
@@ -368,21 +371,29 @@ Expected<Verdict> evaluate(const Candidate &C,
     }
     std::string InputsName = "inputs-" + *Hex;
     std::string InputsDir = CandDir + "/" + InputsName;
-    Error Failed = Error::success();
-    for (unsigned T = 0; !Failed && T < Options.Trials; ++T) {
+    std::vector<OpenTensorFile> RefFiles;
+    for (unsigned T = 0; T < Options.Trials; ++T) {
       std::string RefFile = protocol::trialFile(RefDir, T, "reference");
-      Expected<std::vector<at::Tensor>> Out = readTensorFile(RefFile);
+      Expected<OpenTensorFile> Opened = OpenTensorFile::open(RefFile);
       // The outputs now live only in this process.
       ::unlink(RefFile.c_str());
-      if (!Out)
-        Failed = Out.error();
-      else
-        RefOutputs.push_back(*Out);
+      if (!Opened) {
+        giveUp();
+        return Opened.error();
+      }
+      RefFiles.push_back(std::move(*Opened));
     }
-    if (Failed) {
-      giveUp();
-      return Failed;
-    }
+    RefOutputsRead = std::async(
+        std::launch::async,
+        [&RefOutputs, Files = std::move(RefFiles)]() -> Error {
+          for (const OpenTensorFile &File : Files) {
+            Expected<std::vector<at::Tensor>> Out = File.read();
+            if (!Out)
+              return Out.error();
+            RefOutputs.push_back(*Out);
+          }
+          return Error::success();
+        });
     // The candidate's code has been running in CandDir: a directory it made
     // unwritable is its own failure, never a tool error.
     std::string Handoff;
@@ -413,6 +424,9 @@ Expected<Verdict> evaluate(const Candidate &C,
 
   //--- The candidate's verdict: build, then run. ----------------------------
   Expected<SubprocessResult> CandProc = CandFuture.get();
+  if (RefOutputsRead.valid())
+    if (Error Failed = RefOutputsRead.get())
+      return Failed;
   if (!CandProc)
     return CandProc.error();
   // Both workers have ended; the comparison needs no device.

@@ -15,6 +15,7 @@
 #include <limits>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace kevin {
 
@@ -76,6 +77,39 @@ struct FileCloser {
 
 } // namespace
 
+Expected<OpenTensorFile> OpenTensorFile::open(const std::string &Path) {
+  int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return Error::inFile(Path, "cannot open tensor file");
+  return OpenTensorFile(Path, Fd);
+}
+
+OpenTensorFile::OpenTensorFile(OpenTensorFile &&Other) noexcept
+    : Path(std::move(Other.Path)), Fd(std::exchange(Other.Fd, -1)) {}
+
+OpenTensorFile &OpenTensorFile::operator=(OpenTensorFile &&Other) noexcept {
+  if (this != &Other) {
+    if (Fd >= 0)
+      ::close(Fd);
+    Path = std::move(Other.Path);
+    Fd = std::exchange(Other.Fd, -1);
+  }
+  return *this;
+}
+
+OpenTensorFile::~OpenTensorFile() {
+  if (Fd >= 0)
+    ::close(Fd);
+}
+
+Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path,
+                                                 size_t MaxBytes) {
+  Expected<OpenTensorFile> File = OpenTensorFile::open(Path);
+  if (!File)
+    return File.error();
+  return File->read(MaxBytes);
+}
+
 size_t outputReadLimit(const std::vector<at::Tensor> &Reference) {
   size_t Bytes = 0;
   for (const at::Tensor &T : Reference)
@@ -83,12 +117,8 @@ size_t outputReadLimit(const std::vector<at::Tensor> &Reference) {
   return std::max<size_t>(4 * Bytes, size_t(64) << 20);
 }
 
-Expected<std::vector<at::Tensor>> readTensorFile(const std::string &Path,
-                                                 size_t MaxBytes) {
-  int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
-    return Error::inFile(Path, "cannot open tensor file");
-  FileCloser Closer{Fd};
+Expected<std::vector<at::Tensor>>
+OpenTensorFile::read(size_t MaxBytes) const {
   struct stat St;
   if (::fstat(Fd, &St) != 0)
     return Error::inFile(Path, "cannot open tensor file");

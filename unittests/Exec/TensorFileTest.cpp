@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <unistd.h>
 
 using namespace kevin;
 
@@ -111,4 +112,29 @@ TEST(TensorFileTest, LazyConjugateAndNegativeViewsAreSavedByValue) {
   EXPECT_TRUE(at::equal((*Back)[0], Conj.resolve_conj()));
   EXPECT_TRUE(at::equal((*Back)[1], NegImag.resolve_neg()));
   EXPECT_TRUE(at::equal((*Back)[1], -at::imag(Z)));
+}
+
+// Opened, then unlinked: still read (twice, as often as asked); errors name
+// the path it was opened by; a moved-from file is not closed twice.
+TEST(TensorFileTest, OpenFilesAreReadAfterTheirNameIsGone) {
+  std::string Path = tempPath("open");
+  at::Tensor T = at::randn({4, 4});
+  ASSERT_FALSE(writeTensorFile(Path, {T}));
+  Expected<OpenTensorFile> File = OpenTensorFile::open(Path);
+  ASSERT_TRUE(File) << File.error().message();
+  ASSERT_EQ(::unlink(Path.c_str()), 0);
+  OpenTensorFile Moved = std::move(*File);
+  for (int Read = 0; Read < 2; ++Read) {
+    Expected<std::vector<at::Tensor>> Back = Moved.read();
+    ASSERT_TRUE(Back) << Back.error().message();
+    ASSERT_EQ(Back->size(), 1u);
+    EXPECT_TRUE(at::equal((*Back)[0], T));
+  }
+  Expected<std::vector<at::Tensor>> Small = Moved.read(8);
+  ASSERT_FALSE(Small);
+  EXPECT_EQ(Small.error().location().File, Path);
+  Expected<OpenTensorFile> Missing = OpenTensorFile::open(Path);
+  ASSERT_FALSE(Missing);
+  EXPECT_NE(Missing.error().message().find("cannot open tensor file"),
+            std::string::npos);
 }

@@ -28,6 +28,29 @@ Expected<std::vector<at::Tensor>>
 readTensorFile(const std::string &Path,
                size_t MaxBytes = std::numeric_limits<size_t>::max());
 
+/// A tensor file opened now and read later: its name may be unlinked in
+/// between (kevin-run takes the reference's outputs out of a candidate's
+/// reach before the candidate runs, and reads them while it does).
+class OpenTensorFile {
+public:
+  /// Errors name Path.
+  static Expected<OpenTensorFile> open(const std::string &Path);
+  OpenTensorFile(OpenTensorFile &&Other) noexcept;
+  OpenTensorFile &operator=(OpenTensorFile &&Other) noexcept;
+  OpenTensorFile(const OpenTensorFile &) = delete;
+  OpenTensorFile &operator=(const OpenTensorFile &) = delete;
+  ~OpenTensorFile();
+
+  /// As readTensorFile.
+  Expected<std::vector<at::Tensor>>
+  read(size_t MaxBytes = std::numeric_limits<size_t>::max()) const;
+
+private:
+  OpenTensorFile(std::string Path, int Fd) : Path(std::move(Path)), Fd(Fd) {}
+  std::string Path;
+  int Fd = -1;
+};
+
 /// What readTensorFile should allow for a candidate's outputs when the
 /// reference's are Reference: four times their size, at least 64 MiB.
 size_t outputReadLimit(const std::vector<at::Tensor> &Reference);
