@@ -383,17 +383,17 @@ Expected<Verdict> evaluate(const Candidate &C,
       }
       RefFiles.push_back(std::move(*Opened));
     }
-    RefOutputsRead = std::async(
-        std::launch::async,
-        [&RefOutputs, Files = std::move(RefFiles)]() -> Error {
-          for (const OpenTensorFile &File : Files) {
-            Expected<std::vector<at::Tensor>> Out = File.read();
-            if (!Out)
-              return Out.error();
-            RefOutputs.push_back(*Out);
-          }
-          return Error::success();
-        });
+    RefOutputsRead =
+        std::async(std::launch::async,
+                   [&RefOutputs, Files = std::move(RefFiles)]() -> Error {
+                     for (const OpenTensorFile &File : Files) {
+                       Expected<std::vector<at::Tensor>> Out = File.read();
+                       if (!Out)
+                         return Out.error();
+                       RefOutputs.push_back(*Out);
+                     }
+                     return Error::success();
+                   });
     // The candidate's code has been running in CandDir: a directory it made
     // unwritable is its own failure, never a tool error.
     std::string Handoff;

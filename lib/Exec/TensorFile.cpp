@@ -117,8 +117,7 @@ size_t outputReadLimit(const std::vector<at::Tensor> &Reference) {
   return std::max<size_t>(4 * Bytes, size_t(64) << 20);
 }
 
-Expected<std::vector<at::Tensor>>
-OpenTensorFile::read(size_t MaxBytes) const {
+Expected<std::vector<at::Tensor>> OpenTensorFile::read(size_t MaxBytes) const {
   struct stat St;
   if (::fstat(Fd, &St) != 0)
     return Error::inFile(Path, "cannot open tensor file");

@@ -54,8 +54,8 @@ TEST(EvalTest, PoolStartsWithTheDeviceSlotsAndYieldsTheCores) {
   Options.ShowProgress = false;
   std::vector<Json> Candidates;
   for (int I = 0; I < 6; ++I)
-    Candidates.push_back(Json{{"schema_version", 1},
-                              {"id", "c" + std::to_string(I)}});
+    Candidates.push_back(
+        Json{{"schema_version", 1}, {"id", "c" + std::to_string(I)}});
 
   auto Summary = runEval(Candidates, Options, Evaluator);
   ASSERT_TRUE(Summary) << Summary.error().message();
