@@ -196,14 +196,30 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::mutex Lock;
   std::condition_variable Ready;
   std::deque<Json> Built; // Checked and built, waiting for a device.
+  // Per device, the records past its first stage, waiting for a later one
+  // (on the device that ran the first): correctness runs go first, timing
+  // waits until no run is queued or DeviceQueue::Cap records wait. A
+  // timing loop holds the device alone; started between runs, its wait
+  // for them to drain would idle every other worker of the device.
+  struct DeviceQueue {
+    std::vector<std::deque<Json>> Later; ///< Indexed by stage.
+    size_t Waiting = 0; ///< Records in Later.
+    size_t Busy = 0;    ///< Workers inside a stage.
+    size_t Cap = 0;
+  };
+  std::map<std::string, DeviceQueue> Queues;
   size_t BuildersLeft = static_cast<size_t>(std::max(1, O.BuildJobs));
   // Until the first candidate has left the pool, only as many builds run as
   // the devices take at once: they share the cores and reach the devices
   // sooner than a full pool's builds, which would all end together.
   size_t DeviceSlots = 0;
-  for (const std::string &Device : O.Devices)
-    DeviceSlots += static_cast<size_t>(
+  for (const std::string &Device : O.Devices) {
+    size_t Jobs = static_cast<size_t>(
         O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device));
+    DeviceSlots += Jobs;
+    Queues[Device].Later.resize(O.DeviceStages.size());
+    Queues[Device].Cap = 2 * Jobs;
+  }
   size_t FirstWave = std::min(BuildersLeft, std::max<size_t>(1, DeviceSlots));
   bool PoolOpen = false; // A build has ended, or a builder had nothing left.
   // The pool yields the cores to the device stages' workers.
@@ -265,22 +281,55 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   };
   auto DeviceWorker = [&](const std::string &Device) {
     std::vector<StageSpec> Stages = forDevice(O.DeviceStages, Device);
+    DeviceQueue &Queue = Queues.at(Device);
     while (true) {
       Json Record;
+      size_t Stage = 0;
       {
         std::unique_lock<std::mutex> Guard(Lock);
+        // Idle only while a build or a busy sibling may still bring work.
         Ready.wait(Guard, [&] {
-          return Failed || !Built.empty() || BuildersLeft == 0;
+          return Failed || !Built.empty() || Queue.Waiting > 0 ||
+                 (BuildersLeft == 0 && Queue.Busy == 0);
         });
-        if (Failed || (Built.empty() && BuildersLeft == 0))
+        if (Failed)
           return;
-        Record = std::move(Built.front());
-        Built.pop_front();
+        if (Queue.Waiting > 0 && (Built.empty() || Queue.Waiting >= Queue.Cap)) {
+          // The record nearest its end first.
+          Stage = Queue.Later.size() - 1;
+          while (Queue.Later[Stage].empty())
+            --Stage;
+          Record = std::move(Queue.Later[Stage].front());
+          Queue.Later[Stage].pop_front();
+          --Queue.Waiting;
+        } else if (!Built.empty()) {
+          Record = std::move(Built.front());
+          Built.pop_front();
+        } else {
+          return;
+        }
+        ++Queue.Busy;
       }
-      auto Out = Evaluator.runStages(Stages, Record);
-      if (!Out)
+      auto Out = Stages.empty() ? Expected<Json>(Record)
+                                : Evaluator.runStage(Stages[Stage], Record);
+      if (!Out) {
+        {
+          std::lock_guard<std::mutex> Guard(Lock);
+          --Queue.Busy;
+        }
         return Fail(Out.error());
-      Finish(*Out);
+      }
+      bool More = !Stages.empty() && Stage + 1 < Stages.size() &&
+                  PipelineEvaluator::passed(Stages[Stage], *Out);
+      if (!More)
+        Finish(*Out);
+      std::lock_guard<std::mutex> Guard(Lock);
+      if (More) {
+        Queue.Later[Stage + 1].push_back(std::move(*Out));
+        ++Queue.Waiting;
+      }
+      --Queue.Busy;
+      Ready.notify_all();
     }
   };
 

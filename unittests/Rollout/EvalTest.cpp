@@ -77,3 +77,56 @@ TEST(EvalTest, PoolStartsWithTheDeviceSlotsAndYieldsTheCores) {
     EXPECT_TRUE(Line == "build-end" || Line == Started) << Line;
   std::system(("rm -rf " + Dir).c_str());
 }
+
+// One device taking one candidate at a time: correctness runs go first and
+// a record waits for its timing until no run is queued or two records wait
+// (twice the device's jobs); a candidate that fails its run is never timed.
+// Fake kevin-run and kevin-bench log what they did.
+TEST(EvalTest, RunsGoBeforeTimingUpToABacklog) {
+  char Template[] = "/tmp/kevin-eval-test.XXXXXX";
+  ASSERT_NE(::mkdtemp(Template), nullptr);
+  std::string Dir = Template, Log = Dir + "/log";
+  auto Id = std::string("$(echo \"$line\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')");
+  {
+    std::ofstream Tool(Dir + "/kevin-run");
+    Tool << "#!/bin/sh\nread line\nid=" << Id << "\n"
+         << "case \" $* \" in *' --build-only '*)\n"
+         << "  echo \"${line%\\}},\\\"build\\\":{\\\"ok\\\":true}}\" ;;\n"
+         << "*) sleep 0.2; echo \"run $id\" >> " << Log << "\n"
+         << "  ok=true; [ \"$id\" = c4 ] && ok=false\n"
+         << "  echo \"${line%\\}},\\\"run\\\":{\\\"correct\\\":$ok}}\" ;;\n"
+         << "esac\n";
+  }
+  {
+    std::ofstream Tool(Dir + "/kevin-bench");
+    Tool << "#!/bin/sh\nread line\nid=" << Id << "\n"
+         << "sleep 0.2; echo \"bench $id\" >> " << Log << "\n"
+         << "echo \"$line\"\n";
+  }
+  ::chmod((Dir + "/kevin-run").c_str(), 0755);
+  ::chmod((Dir + "/kevin-bench").c_str(), 0755);
+  PipelineEvaluator Evaluator(Dir, 30);
+  EvalOptions Options;
+  Options.Devices = {"cpu"};
+  Options.BuildJobs = 1;
+  Options.DeviceJobs = 1;
+  Options.ResultsPath = Dir + "/results.jsonl";
+  Options.BuildStages = {makeStage("run", {"--build-only"})};
+  Options.DeviceStages = {makeStage("run", {"--device", "{device}"}),
+                          makeStage("bench", {"--device", "{device}"})};
+  Options.ShowProgress = false;
+  std::vector<Json> Candidates;
+  for (int I = 0; I < 5; ++I)
+    Candidates.push_back(Json{{"schema_version", 1},
+                              {"id", "c" + std::to_string(I)}});
+
+  auto Summary = runEval(Candidates, Options, Evaluator);
+  ASSERT_TRUE(Summary) << Summary.error().message();
+  EXPECT_EQ(Summary->Evaluated, 5);
+  EXPECT_EQ(readLines(Options.ResultsPath).size(), 5u);
+  std::vector<std::string> Want = {"run c0",   "run c1",   "bench c0",
+                                   "run c2",   "bench c1", "run c3",
+                                   "bench c2", "run c4",   "bench c3"};
+  EXPECT_EQ(readLines(Log), Want);
+  std::system(("rm -rf " + Dir).c_str());
+}

@@ -5,8 +5,10 @@
 // stages (a few candidates in flight per device), so devices never wait on
 // compiles they could have had done earlier; the pool starts with as many
 // builds as the devices take and runs at a lower priority than the device
-// stages. Finished records are appended durably to the results file, and a
-// rerun skips every record already there.
+// stages. A device's workers take correctness runs before timings (up to a
+// backlog), so timing loops, which hold the device alone, seldom wait for
+// runs to drain. Finished records are appended durably to the results
+// file, and a rerun skips every record already there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_ROLLOUT_EVAL_H
