@@ -6,7 +6,7 @@
 #      and a cold load_inline compile per candidate, 5 correctness trials,
 #      100 timed trials per side), --parallel $BASELINE_PARALLEL at a time;
 #   2. with kevin eval from a cold build cache (-j $(nproc) build pool ahead
-#      of $DEVICE_JOBS device workers, default 4, whose timing loops take
+#      of $DEVICE_JOBS device workers, default 8, whose timing loops take
 #      turns holding the GPU alone);
 #   3. with kevin eval again on the warm cache;
 # then checks that the correctness verdicts agree and prints seconds per
@@ -27,7 +27,7 @@ BIN=${BIN:-$ROOT/build-gpu/bin}
 PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
 PHASES=${1:-baseline,cold,warm}
 BASELINE_PARALLEL=${BASELINE_PARALLEL:-4}
-DEVICE_JOBS=${DEVICE_JOBS:-4}
+DEVICE_JOBS=${DEVICE_JOBS:-8}
 # kevin's build cache of the cold and warm phases (outside $OUT: it holds a
 # precompiled header of several hundred MB).
 CACHE=${THROUGHPUT_CACHE:-${TMPDIR:-/tmp}/kevin-throughput-cache}
