@@ -42,13 +42,16 @@ struct Benchmarker::ReferenceRun {
   std::vector<std::vector<at::Tensor>> AuditOutputs;
   double Seconds = 0;
 
+  /// Reads the audit outputs not read yet; all of them or none.
   Error readAudits() {
+    std::vector<std::vector<at::Tensor>> Read;
     for (const OpenTensorFile &File : AuditFiles) {
       Expected<std::vector<at::Tensor>> Out = File.read();
       if (!Out)
         return Out.error();
-      AuditOutputs.push_back(*Out);
+      Read.push_back(*Out);
     }
+    AuditOutputs.insert(AuditOutputs.end(), Read.begin(), Read.end());
     AuditFiles.clear();
     return Error::success();
   }
@@ -421,8 +424,18 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   if (!Proc)
     return Proc.error();
   Device.unlock();
-  if (Error E = Ref.readAudits())
-    return E;
+  if (Error E = Ref.readAudits()) {
+    // Not kept for the task's next candidate: its reference runs again.
+    References.erase(C.TaskPath);
+    V.ReferenceFailed = true;
+    B["outcome"] = outcomeName(Outcome::ReferenceError);
+    B["message"] = truncated("'" + C.TaskPath +
+                                 "': cannot read the reference's audit "
+                                 "outputs: " +
+                                 E.message(),
+                             Options.MaxMessageBytes);
+    return V;
+  }
   // The candidate's own time, from its plan on.
   double CandidateSeconds = std::chrono::duration<double>(
                                 DeferredInput::Clock::now() -

@@ -378,6 +378,8 @@ Expected<Verdict> evaluate(const Candidate &C,
       // The outputs now live only in this process.
       ::unlink(RefFile.c_str());
       if (!Opened) {
+        for (unsigned Rest = T + 1; Rest < Options.Trials; ++Rest)
+          ::unlink(protocol::trialFile(RefDir, Rest, "reference").c_str());
         giveUp();
         return Opened.error();
       }

@@ -229,11 +229,15 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::atomic<size_t> Next{0};
   std::atomic<bool> Failed{false};
   Error FirstError;
-  auto Fail = [&](const Error &E) {
-    std::lock_guard<std::mutex> Guard(Lock);
+  // With Lock held.
+  auto FailLocked = [&](const Error &E) {
     if (!Failed.exchange(true))
       FirstError = E;
     Ready.notify_all();
+  };
+  auto Fail = [&](const Error &E) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    FailLocked(E);
   };
   auto Finish = [&](const Json &Record) {
     auto Final = Evaluator.runStages(O.FinalStages, Record);
@@ -241,9 +245,20 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
       return Fail(Final.error());
     std::lock_guard<std::mutex> Guard(Lock);
     if (Error E = Log->append(*Final))
-      return Fail(E);
+      return FailLocked(E);
     ++Summary.Evaluated;
-    Bar.advance(1, (*Final)["id"].get<std::string>());
+    Bar.advance(1, Final->value("id", std::string()));
+  };
+  // A thread's unexpected exception (a malformed record from a stage tool)
+  // ends the evaluation with an error, never the process.
+  auto Guarded = [&](auto Body) {
+    return [&, Body](auto... Args) {
+      try {
+        Body(Args...);
+      } catch (const std::exception &E) {
+        Fail(Error::make(std::string("kevin eval: ") + E.what()));
+      }
+    };
   };
 
   auto Builder = [&](size_t Index) {
@@ -335,11 +350,11 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
 
   std::vector<std::thread> Threads;
   for (size_t I = 0; I < static_cast<size_t>(std::max(1, O.BuildJobs)); ++I)
-    Threads.emplace_back(Builder, I);
+    Threads.emplace_back(Guarded(Builder), I);
   for (const std::string &Device : O.Devices) {
     int Jobs = O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device);
     for (int J = 0; J < Jobs; ++J)
-      Threads.emplace_back(DeviceWorker, Device);
+      Threads.emplace_back(Guarded(DeviceWorker), Device);
   }
   for (std::thread &T : Threads)
     T.join();

@@ -91,8 +91,12 @@ TEST(EvalTest, RunsGoBeforeTimingUpToABacklog) {
     std::ofstream Tool(Dir + "/kevin-run");
     Tool << "#!/bin/sh\nread line\nid=" << Id << "\n"
          << "case \" $* \" in *' --build-only '*)\n"
+         << "  touch " << Dir << "/built-$id\n"
          << "  echo \"${line%\\}},\\\"build\\\":{\\\"ok\\\":true}}\" ;;\n"
-         << "*) sleep 0.2; echo \"run $id\" >> " << Log << "\n"
+         // Every candidate is built before the first run ends.
+         << "*) i=0; while [ \"$(ls " << Dir << " | grep -c built-)\" -lt 5 ] && "
+         << "[ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done\n"
+         << "  sleep 0.2; echo \"run $id\" >> " << Log << "\n"
          << "  ok=true; [ \"$id\" = c4 ] && ok=false\n"
          << "  echo \"${line%\\}},\\\"run\\\":{\\\"correct\\\":$ok}}\" ;;\n"
          << "esac\n";

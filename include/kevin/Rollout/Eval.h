@@ -35,9 +35,10 @@ Expected<std::vector<Json>> findCandidates(const std::vector<TaskFile> &Tasks,
 struct EvalOptions {
   std::vector<std::string> Devices = {"cpu"};
   int BuildJobs = 2;
-  /// Candidates in flight per device; 0: defaultDeviceJobs. Their
-  /// correctness runs share the device; their timing loops take turns
-  /// holding it alone (kevin/Support/DeviceLock.h).
+  /// Workers per device, each with a candidate in a stage; 0:
+  /// defaultDeviceJobs. Up to twice as many more candidates may wait for
+  /// their timing. Correctness runs share the device; timing loops take
+  /// turns holding it alone (kevin/Support/DeviceLock.h).
   int DeviceJobs = 0;
   /// Added to the nice value of the build pool's stage tools: compiles
   /// ahead of the device yield the cores to the device stages' workers.
