@@ -52,7 +52,7 @@ std::string uniqueTag() {
 using Clock = std::chrono::steady_clock;
 
 /// Bumped when the unit layout or the flags kevin adds change.
-constexpr const char *BuilderVersion = "kevin-build-3";
+constexpr const char *BuilderVersion = "kevin-build-4";
 /// Stands for the private build directory in remembered failures.
 constexpr const char *BuildDirToken = "@KEVIN_BUILD_DIR@/";
 
@@ -217,9 +217,9 @@ struct Step {
   std::vector<std::string> Argv;
   /// A CUDA unit's commands, narrowest torch/extension.h first: each runs
   /// when the one before failed (not by timeout).
-  std::vector<std::pair<CudaHeader, std::vector<std::string>>> Tries;
+  std::vector<std::pair<TorchHeader, std::vector<std::string>>> Tries;
   /// The header of the command that ran last.
-  CudaHeader Header = CudaHeader::None;
+  TorchHeader Header = TorchHeader::None;
   std::string Output;
   bool Ok = false;
   bool TimedOut = false;
@@ -325,9 +325,29 @@ constexpr const char *LeanExtensionHeader =
     "#pragma once\n"
     "#include <torch/types.h>\n";
 
+/// The binding unit's torch/extension.h: the minimal torch/types.h and what
+/// torch/python.h includes (pybind11 and torch's type casters for it),
+/// without the C++ frontend (nn, optim, data) that torch/all.h adds. A ReLU
+/// binding unit (g++ -O3, torch 1.13): 27.0 s with torch's header, 10.9 s
+/// with this one, and no precompiled header to build or wait for.
+constexpr const char *MinimalBindingHeader =
+    "// kevin's minimal torch/extension.h for binding units "
+    "(lib/Build/Builder.cpp)\n"
+    "#pragma once\n"
+    "#include <torch/types.h>\n"
+    "#include <torch/csrc/Device.h>\n"
+    "#include <torch/csrc/Dtype.h>\n"
+    "#include <torch/csrc/DynamicTypes.h>\n"
+    "#include <torch/csrc/Exceptions.h>\n"
+    "#include <torch/csrc/autograd/python_variable.h>\n"
+    "#include <torch/csrc/python_headers.h>\n"
+    "#include <torch/csrc/utils/pybind.h>\n"
+    "#include <torch/csrc/utils/python_numbers.h>\n"
+    "#include <torch/csrc/utils/python_tuples.h>\n";
+
 } // namespace
 
-bool fitsMinimalCudaHeader(const std::string &Text) {
+bool fitsMinimalTorchHeader(const std::string &Text) {
   // Where the minimal header could compile a unit into something else
   // than torch's headers would: requires_grad (at:: factories ignore or
   // refuse it, torch::'s honour it), and unqualified calls (which reach
@@ -403,6 +423,8 @@ const HeaderFiles MinimalHeaders = {
      "// kevin's minimal torch/extension.h (lib/Build/Builder.cpp)\n"
      "#pragma once\n#include <torch/types.h>\n"}};
 const HeaderFiles LeanHeaders = {{"extension.h", LeanExtensionHeader}};
+const HeaderFiles MinimalBindingHeaders = {
+    {"types.h", MinimalTypesHeader}, {"extension.h", MinimalBindingHeader}};
 
 /// Writes Files into Dir/torch/ and returns Dir; empty when they cannot be
 /// written. Dir lies in the build's private directory: headers shared in
@@ -534,15 +556,15 @@ std::vector<TranslationUnit> writeTranslationUnits(const ExtensionSpec &Spec) {
   return Units;
 }
 
-const char *cudaHeaderName(CudaHeader H) {
+const char *torchHeaderName(TorchHeader H) {
   switch (H) {
-  case CudaHeader::None:
+  case TorchHeader::None:
     return "none";
-  case CudaHeader::Minimal:
+  case TorchHeader::Minimal:
     return "minimal";
-  case CudaHeader::Lean:
+  case TorchHeader::Lean:
     return "lean";
-  case CudaHeader::Full:
+  case TorchHeader::Full:
     return "full";
   }
   return "none";
@@ -555,7 +577,7 @@ std::string computeBuildKey(const ExtensionSpec &Spec,
   // kevin's headers are in the key: an object is only reused with the
   // headers it could have been built with.
   H.add(BuilderVersion).add(Spec.Name).add(CompilerIdentity);
-  H.add(MinimalTypesHeader).add(LeanExtensionHeader);
+  H.add(MinimalTypesHeader).add(LeanExtensionHeader).add(MinimalBindingHeader);
   H.add(Toolchain.TorchVersion).add(Toolchain.CxxAbi ? "abi1" : "abi0");
   for (const TranslationUnit &U : writeTranslationUnits(Spec))
     H.add(U.FileName).add(U.Text);
@@ -639,6 +661,17 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
           writeHeaderDir(Dir + "kevin-include/minimal", MinimalHeaders);
       LeanDir = writeHeaderDir(Dir + "kevin-include/lean", LeanHeaders);
     }
+  // The binding unit is first compiled with kevin's minimal header set when
+  // the candidate's part of it fits (the binding itself is kevin's text);
+  // if that fails, with torch's header and its precompiled header.
+  std::string BindingDir;
+  std::string CandidateCpp;
+  for (const std::string &Src : Spec.CppSources)
+    CandidateCpp += Src + "\n";
+  for (const TranslationUnit &U : Units)
+    if (U.StartsWithExtensionHeader && fitsMinimalTorchHeader(CandidateCpp))
+      BindingDir =
+          writeHeaderDir(Dir + "kevin-include/binding", MinimalBindingHeaders);
 
   // The precompiled header is built (once per cache, when missing) by the
   // first unit that wants it, while nvcc already runs on the CUDA units.
@@ -671,7 +704,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       Full.push_back(F);
     // Narrowest header first; -I comes before every -isystem directory and
     // the candidate's -I.
-    auto withHeader = [&](CudaHeader H, const std::string &HeaderDir) {
+    auto withHeader = [&](TorchHeader H, const std::string &HeaderDir) {
       if (HeaderDir.empty())
         return;
       std::vector<std::string> Argv = Full;
@@ -680,11 +713,11 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     };
     // A unit that fails with the minimal set most likely has an error of
     // its own: it goes straight to torch's headers for the message.
-    if (fitsMinimalCudaHeader(U.Text) && !MinimalDir.empty())
-      withHeader(CudaHeader::Minimal, MinimalDir);
+    if (fitsMinimalTorchHeader(U.Text) && !MinimalDir.empty())
+      withHeader(TorchHeader::Minimal, MinimalDir);
     else
-      withHeader(CudaHeader::Lean, LeanDir);
-    Steps[I].Tries.push_back({CudaHeader::Full, Full});
+      withHeader(TorchHeader::Lean, LeanDir);
+    Steps[I].Tries.push_back({TorchHeader::Full, Full});
   }
   // Compile the units, at most Jobs at a time, the (slow) CUDA units first.
   std::vector<size_t> Order(Units.size());
@@ -702,6 +735,18 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
         size_t I = Order[N];
         Step &S = Steps[I];
         if (!Units[I].IsCuda) {
+          if (Units[I].StartsWithExtensionHeader && !BindingDir.empty()) {
+            S.Header = TorchHeader::Minimal;
+            S.Argv = {T.Cxx, "-I", BindingDir};
+            S.Argv.insert(S.Argv.end(), Cxx.begin(), Cxx.end());
+            S.Argv.insert(S.Argv.end(),
+                          {"-c", Dir + Units[I].FileName, "-o", Objects[I]});
+            runStep(S, T, Options, Dir);
+            if (S.Ok || S.TimedOut)
+              continue;
+          }
+          if (Units[I].StartsWithExtensionHeader)
+            S.Header = TorchHeader::Full;
           S.Argv = cxxArgv(Units[I], Objects[I]);
           runStep(S, T, Options, Dir);
           continue;
@@ -721,8 +766,11 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
 
   std::string Output;
   bool Ok = true, TimedOut = false;
-  for (const Step &S : Steps) {
-    Result.CudaHeaderUsed = std::max(Result.CudaHeaderUsed, S.Header);
+  for (size_t I = 0; I < Steps.size(); ++I) {
+    const Step &S = Steps[I];
+    TorchHeader &Used =
+        Units[I].IsCuda ? Result.CudaHeaderUsed : Result.BindingHeaderUsed;
+    Used = std::max(Used, S.Header);
     Output += S.Output;
     Ok &= S.Ok;
     TimedOut |= S.TimedOut;

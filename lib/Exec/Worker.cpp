@@ -131,7 +131,8 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
   Entry["outcome"] = R->Outcome;
   Entry["cache_hit"] = R->CacheHit;
   Entry["precompiled_header"] = R->PrecompiledHeaderUsed;
-  Entry["cuda_header"] = cudaHeaderName(R->CudaHeaderUsed);
+  Entry["cuda_header"] = torchHeaderName(R->CudaHeaderUsed);
+  Entry["binding_header"] = torchHeaderName(R->BindingHeaderUsed);
   Entry["seconds"] = R->Seconds;
   Entry["key"] = R->Key;
   if (!R->Ok) {

@@ -172,13 +172,16 @@ namespace {
 /// it was given (minimal, lean or real); given one of kevin's
 /// header directories it fails on sources marked `needs_full_header`, given
 /// the minimal one also on those marked `needs_lean_header`; it always fails
-/// on sources marked `always_fails`. g++ makes its -o file.
+/// on sources marked `always_fails`. g++ makes its -o file and logs each
+/// compile after its header set (minimal for kevin's binding set, or real);
+/// given the minimal set it fails on sources marked `needs_full_binding`.
 struct FakeCompilers {
-  std::string Dir, Log;
+  std::string Dir, Log, CxxLog;
   FakeCompilers() {
     char Template[] = "/tmp/kevin-fake-cc.XXXXXX";
     Dir = ::mkdtemp(Template);
     Log = Dir + "/nvcc.log";
+    CxxLog = Dir + "/gxx.log";
     write("nvcc", R"([ "$1" = --version ] && { echo 'release 13.0'; exit 0; }
 src=$2; out=$4; hdr=real; prev=
 for a in "$@"; do
@@ -196,9 +199,22 @@ if { [ $hdr != real ] && grep -q needs_full_header "$src"; } ||
   echo "$src(2): error: $hdr header error"; exit 1; fi
 : > "$out"
 )");
-    write("g++", "[ \"$1\" = --version ] && { echo 'g++ 12'; exit 0; }\n"
-                 "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; "
-                 "shift; done\n");
+    write("g++", R"([ "$1" = --version ] && { echo 'g++ 12'; exit 0; }
+hdr=real; prev=; src=; out=
+for a in "$@"; do
+  [ "$prev" = -I ] && grep -qs binding "$a/torch/extension.h" && hdr=minimal
+  [ "$prev" = -c ] && src=$a
+  [ "$prev" = -o ] && out=$a
+  prev=$a
+done
+if [ -n "$src" ]; then
+  echo "$hdr $*" >> )" + CxxLog +
+                    R"(
+  if [ $hdr = minimal ] && grep -q needs_full_binding "$src"; then
+    echo "$src(2): error: minimal binding error"; exit 1; fi
+fi
+: > "$out"
+)");
   }
   ~FakeCompilers() { std::filesystem::remove_all(Dir); }
   void write(const std::string &Name, const std::string &Body) {
@@ -212,12 +228,23 @@ if { [ $hdr != real ] && grep -q needs_full_header "$src"; } ||
     T.Nvcc = Dir + "/nvcc";
     return T;
   }
-  std::vector<std::string> nvccCalls() const {
+  static std::vector<std::string> lines(const std::string &Path) {
     std::vector<std::string> Lines;
-    std::ifstream In(Log);
+    std::ifstream In(Path);
     for (std::string L; std::getline(In, L);)
       Lines.push_back(L);
     return Lines;
+  }
+  std::vector<std::string> nvccCalls() const { return lines(Log); }
+  std::vector<std::string> cxxCompiles() const { return lines(CxxLog); }
+  /// A CPU extension whose cpp source is CppSource.
+  Expected<BuildResult> buildCpu(const std::string &CppSource) const {
+    ExtensionSpec Spec = reluSpec();
+    Spec.CppSources = {CppSource};
+    BuildOptions Options;
+    Options.CacheDir = Dir + "/cache";
+    Options.UsePrecompiledHeader = false;
+    return buildExtension(Spec, toolchain(), Options);
   }
   Expected<BuildResult> build(const std::string &CudaSource) const {
     ExtensionSpec Spec = reluSpec();
@@ -242,7 +269,7 @@ TEST(BuilderTest, CudaUnitsGetTheMinimalExtensionHeader) {
       Fake.build("__global__ void k() {}\nauto y = torch::empty_like(x);\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
-  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Minimal);
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
   std::vector<std::string> Calls = Fake.nvccCalls();
   ASSERT_EQ(Calls.size(), 1u);
   EXPECT_EQ(headerSetOf(Calls[0]), "minimal");
@@ -257,7 +284,7 @@ TEST(BuilderTest, AUnitCallingOtherTorchFunctionsStartsWithTheLeanHeader) {
   FakeCompilers Fake;
   Expected<BuildResult> R = Fake.build("auto y = torch::matmul(a, b);\n");
   ASSERT_TRUE(R) << R.error().message();
-  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Lean);
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Lean);
   std::vector<std::string> Calls = Fake.nvccCalls();
   ASSERT_EQ(Calls.size(), 1u);
   EXPECT_EQ(headerSetOf(Calls[0]), "lean");
@@ -268,7 +295,7 @@ TEST(BuilderTest, AUnitTheMinimalHeaderBreaksIsBuiltWithTheRealOne) {
   Expected<BuildResult> R = Fake.build("// needs_lean_header\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
-  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Full);
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Full);
   std::vector<std::string> Calls = Fake.nvccCalls();
   ASSERT_EQ(Calls.size(), 2u);
   EXPECT_EQ(headerSetOf(Calls[0]), "minimal");
@@ -281,7 +308,7 @@ TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
       Fake.build("// needs_full_header\nauto y = torch::matmul(a, b);\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
-  EXPECT_EQ(R->CudaHeaderUsed, CudaHeader::Full);
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Full);
   std::vector<std::string> Calls = Fake.nvccCalls();
   ASSERT_EQ(Calls.size(), 2u);
   EXPECT_EQ(headerSetOf(Calls[0]), "lean");
@@ -302,7 +329,7 @@ TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
 }
 
 TEST(BuilderTest, TheMinimalHeaderScanLetsThroughFactoriesAndOptions) {
-  EXPECT_TRUE(fitsMinimalCudaHeader(
+  EXPECT_TRUE(fitsMinimalTorchHeader(
       "#include <torch/extension.h>\n"
       "auto y = torch::empty_like(x);\n"
       "auto z = at :: zeros ({n}, torch::TensorOptions().dtype(torch::kF32));\n"
@@ -312,18 +339,58 @@ TEST(BuilderTest, TheMinimalHeaderScanLetsThroughFactoriesAndOptions) {
 
 TEST(BuilderTest, TheMinimalHeaderScanStopsWhatCouldFailOrDiffer) {
   // A call it does not declare.
-  EXPECT_FALSE(fitsMinimalCudaHeader("auto y = torch::matmul(a, b);"));
-  EXPECT_FALSE(fitsMinimalCudaHeader("auto y = at::\n  mm (a, b);"));
+  EXPECT_FALSE(fitsMinimalTorchHeader("auto y = torch::matmul(a, b);"));
+  EXPECT_FALSE(fitsMinimalTorchHeader("auto y = at::\n  mm (a, b);"));
   // Another torch header includes torch's own torch/types.h.
-  EXPECT_FALSE(fitsMinimalCudaHeader("#include <torch/torch.h>\n"));
+  EXPECT_FALSE(fitsMinimalTorchHeader("#include <torch/torch.h>\n"));
   // Calls that may reach ATen's ops unqualified.
-  EXPECT_FALSE(fitsMinimalCudaHeader("using namespace torch;\nrelu(x);"));
-  EXPECT_FALSE(fitsMinimalCudaHeader("namespace F = torch::nn::functional;"));
+  EXPECT_FALSE(fitsMinimalTorchHeader("using namespace torch;\nrelu(x);"));
+  EXPECT_FALSE(fitsMinimalTorchHeader("namespace F = torch::nn::functional;"));
   // at:: factories ignore or refuse requires_grad; torch::'s honour it.
-  EXPECT_FALSE(fitsMinimalCudaHeader(
+  EXPECT_FALSE(fitsMinimalTorchHeader(
       "torch::zeros({1}, torch::TensorOptions().requires_grad(true));"));
   // A long identifier or a long run of spaces is scanned, not recursed on.
-  EXPECT_TRUE(fitsMinimalCudaHeader("torch::" + std::string(1 << 20, 'a')));
+  EXPECT_TRUE(fitsMinimalTorchHeader("torch::" + std::string(1 << 20, 'a')));
   EXPECT_FALSE(
-      fitsMinimalCudaHeader("torch::f" + std::string(1 << 20, ' ') + "("));
+      fitsMinimalTorchHeader("torch::f" + std::string(1 << 20, ' ') + "("));
+}
+
+TEST(BuilderTest, BindingUnitsGetTheMinimalBindingHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.buildCpu(
+      "torch::Tensor f(torch::Tensor x) { return torch::empty_like(x); }\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Minimal);
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::None);
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_EQ(headerSetOf(Calls[0]), "minimal");
+  // In the build's private directory, before torch's include directories.
+  size_t Include = Calls[0].find("-I " + Fake.Dir + "/cache/tmp/");
+  ASSERT_NE(Include, std::string::npos) << Calls[0];
+  EXPECT_LT(Include, Calls[0].find("-isystem /torch/include"));
+}
+
+TEST(BuilderTest, ABindingTheMinimalHeaderBreaksIsBuiltWithTheRealOne) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.buildCpu("// needs_full_binding\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Full);
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_EQ(headerSetOf(Calls[0]), "minimal");
+  EXPECT_EQ(headerSetOf(Calls[1]), "real");
+}
+
+TEST(BuilderTest, ABindingCallingOtherTorchFunctionsGetsTheRealHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R =
+      Fake.buildCpu("auto f(torch::Tensor a) { return torch::matmul(a, a); }\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Full);
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_EQ(headerSetOf(Calls[0]), "real");
 }

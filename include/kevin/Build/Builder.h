@@ -73,18 +73,18 @@ struct BuildOptions {
   size_t MaxMessageBytes = 4000;
 };
 
-/// The torch/extension.h a CUDA unit was compiled with, narrowest first:
-/// kevin's minimal one, kevin's lean one, or torch's own.
-enum class CudaHeader { None, Minimal, Lean, Full };
+/// The torch/extension.h a unit was compiled with, narrowest first: kevin's
+/// minimal one, kevin's lean one (CUDA units only), or torch's own.
+enum class TorchHeader { None, Minimal, Lean, Full };
 /// `none`, `minimal`, `lean` or `full`.
-const char *cudaHeaderName(CudaHeader H);
+const char *torchHeaderName(TorchHeader H);
 
-/// Whether a CUDA unit's text may first be compiled with kevin's minimal
-/// header set: its torch::/at:: calls name only what that set declares, it
+/// Whether a unit's text (a CUDA unit, or the candidate's part of the
+/// binding unit) may first be compiled with kevin's minimal header set: its torch::/at:: calls name only what that set declares, it
 /// includes no other torch header, and nothing in it could compile into
 /// something else there (requires_grad, using namespace torch). A cheap
 /// scan: a unit it lets through may still fail there.
-bool fitsMinimalCudaHeader(const std::string &Text);
+bool fitsMinimalTorchHeader(const std::string &Text);
 
 /// How one build ended. A failed build is not an Error: Error is reserved
 /// for tool problems (cannot write the cache, compiler missing).
@@ -96,7 +96,10 @@ struct BuildResult {
   bool CacheHit = false;
   bool PrecompiledHeaderUsed = false;
   /// The widest header a CUDA unit of it needed (None: no CUDA unit built).
-  CudaHeader CudaHeaderUsed = CudaHeader::None;
+  TorchHeader CudaHeaderUsed = TorchHeader::None;
+  /// The header the binding unit (main.cpp) was compiled with: Minimal
+  /// (kevin's, no precompiled header needed) or Full (None: not built).
+  TorchHeader BindingHeaderUsed = TorchHeader::None;
   double Seconds = 0;
   /// Compiler diagnostics, mapped to the candidate's lines and truncated.
   std::string Message;
