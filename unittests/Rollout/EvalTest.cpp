@@ -22,6 +22,31 @@ std::vector<std::string> readLines(const std::string &Path) {
   return Lines;
 }
 
+/// kevin eval's options on the CPU device with the fake tools in Dir: the
+/// build stage, then the device stages named in DeviceTools.
+EvalOptions fakeOptions(const std::string &Dir, int BuildJobs, int DeviceJobs,
+                        const std::vector<std::string> &DeviceTools) {
+  EvalOptions Options;
+  Options.Devices = {"cpu"};
+  Options.BuildJobs = BuildJobs;
+  Options.DeviceJobs = DeviceJobs;
+  Options.ResultsPath = Dir + "/results.jsonl";
+  Options.BuildStages = {makeStage("run", {"--build-only"})};
+  for (const std::string &Tool : DeviceTools)
+    Options.DeviceStages.push_back(makeStage(Tool, {"--device", "{device}"}));
+  Options.ShowProgress = false;
+  return Options;
+}
+
+/// Candidates c0, c1, ...
+std::vector<Json> fakeCandidates(int Count) {
+  std::vector<Json> Candidates;
+  for (int I = 0; I < Count; ++I)
+    Candidates.push_back(
+        Json{{"schema_version", 1}, {"id", "c" + std::to_string(I)}});
+  return Candidates;
+}
+
 } // namespace
 
 // Six candidates, a pool of five builders, one device taking two at once: the
@@ -44,20 +69,9 @@ TEST(EvalTest, PoolStartsWithTheDeviceSlotsAndYieldsTheCores) {
   }
   ::chmod((Dir + "/kevin-run").c_str(), 0755);
   PipelineEvaluator Evaluator(Dir, 30);
-  EvalOptions Options;
-  Options.Devices = {"cpu"};
-  Options.BuildJobs = 5;
-  Options.DeviceJobs = 2;
-  Options.ResultsPath = Dir + "/results.jsonl";
-  Options.BuildStages = {makeStage("run", {"--build-only"})};
-  Options.DeviceStages = {makeStage("run", {"--device", "{device}"})};
-  Options.ShowProgress = false;
-  std::vector<Json> Candidates;
-  for (int I = 0; I < 6; ++I)
-    Candidates.push_back(
-        Json{{"schema_version", 1}, {"id", "c" + std::to_string(I)}});
+  EvalOptions Options = fakeOptions(Dir, 5, 2, {"run"});
 
-  auto Summary = runEval(Candidates, Options, Evaluator);
+  auto Summary = runEval(fakeCandidates(6), Options, Evaluator);
   ASSERT_TRUE(Summary) << Summary.error().message();
   EXPECT_EQ(Summary->Evaluated, 6);
   EXPECT_EQ(readLines(Options.ResultsPath).size(), 6u);
@@ -110,21 +124,9 @@ TEST(EvalTest, RunsGoBeforeTimingUpToABacklog) {
   ::chmod((Dir + "/kevin-run").c_str(), 0755);
   ::chmod((Dir + "/kevin-bench").c_str(), 0755);
   PipelineEvaluator Evaluator(Dir, 30);
-  EvalOptions Options;
-  Options.Devices = {"cpu"};
-  Options.BuildJobs = 1;
-  Options.DeviceJobs = 1;
-  Options.ResultsPath = Dir + "/results.jsonl";
-  Options.BuildStages = {makeStage("run", {"--build-only"})};
-  Options.DeviceStages = {makeStage("run", {"--device", "{device}"}),
-                          makeStage("bench", {"--device", "{device}"})};
-  Options.ShowProgress = false;
-  std::vector<Json> Candidates;
-  for (int I = 0; I < 5; ++I)
-    Candidates.push_back(Json{{"schema_version", 1},
-                              {"id", "c" + std::to_string(I)}});
+  EvalOptions Options = fakeOptions(Dir, 1, 1, {"run", "bench"});
 
-  auto Summary = runEval(Candidates, Options, Evaluator);
+  auto Summary = runEval(fakeCandidates(5), Options, Evaluator);
   ASSERT_TRUE(Summary) << Summary.error().message();
   EXPECT_EQ(Summary->Evaluated, 5);
   EXPECT_EQ(readLines(Options.ResultsPath).size(), 5u);
