@@ -261,6 +261,10 @@ void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
 constexpr const char *MinimalTypesHeader =
     R"(// kevin's minimal torch/types.h for CUDA units (lib/Build/Builder.cpp)
 #pragma once
+#include <ATen/Config.h>
+#if __has_include(<torch/version.h>)
+#include <torch/version.h>
+#endif
 #include <ATen/core/Tensor.h>
 #include <ATen/Dispatch.h>
 #include <ATen/ops/arange.h>
@@ -347,6 +351,82 @@ constexpr const char *MinimalBindingHeader =
 
 } // namespace
 
+std::set<std::string> declaredFunctionNames(const std::string &Text) {
+  static const std::set<std::string> NotTypes = {
+      "return", "else",   "case",   "throw",    "new",     "delete",
+      "sizeof", "typeid", "decltype", "alignof", "co_return", "co_yield"};
+  auto isWordChar = [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  };
+  std::set<std::string> Names;
+  std::string LastWord; // The word before the current one, if nothing else.
+  size_t LastPunct = std::string::npos; // The last non-space, non-word one.
+  bool WordLast = false;
+  for (size_t At = 0; At < Text.size();) {
+    char C = Text[At];
+    if (std::isspace(static_cast<unsigned char>(C))) {
+      ++At;
+      continue;
+    }
+    // Comments and string literals are skipped whole.
+    if (Text.compare(At, 2, "//") == 0) {
+      At = std::min(Text.find('\n', At), Text.size());
+      continue;
+    }
+    if (Text.compare(At, 2, "/*") == 0) {
+      size_t Close = Text.find("*/", At + 2);
+      At = Close == std::string::npos ? Text.size() : Close + 2;
+      continue;
+    }
+    if (C == '"') {
+      for (++At; At < Text.size() && Text[At] != '"'; ++At)
+        if (Text[At] == '\\')
+          ++At;
+      LastPunct = At++;
+      WordLast = false;
+      continue;
+    }
+    if (!isWordChar(C)) {
+      LastPunct = At;
+      WordLast = false;
+      ++At;
+      continue;
+    }
+    size_t End = At;
+    while (End < Text.size() && isWordChar(Text[End]))
+      ++End;
+    std::string Word = Text.substr(At, End - At);
+    size_t Next = End;
+    while (Next < Text.size() &&
+           std::isspace(static_cast<unsigned char>(Text[Next])))
+      ++Next;
+    // `Tensor& f(`, `std::vector<Tensor> f(`, `float* f(`; not `p->f(`.
+    char Punct = LastPunct == std::string::npos ? 0 : Text[LastPunct];
+    bool Arrow = Punct == '>' && LastPunct > 0 && Text[LastPunct - 1] == '-';
+    bool AfterType =
+        (WordLast && !NotTypes.count(LastWord)) ||
+        (!WordLast && !Arrow && (Punct == '>' || Punct == '*' || Punct == '&'));
+    bool Qualified = At >= 1 && (Text[At - 1] == '.' || Text[At - 1] == ':');
+    if (Next < Text.size() && Text[Next] == '(' && AfterType && !Qualified &&
+        !std::isdigit(static_cast<unsigned char>(Word[0])))
+      Names.insert(Word);
+    LastWord = Word;
+    WordLast = true;
+    At = End;
+  }
+  return Names;
+}
+
+bool declaresAtenOpName(const std::string &Text,
+                        const std::vector<std::string> &IncludeDirs) {
+  for (const std::string &Name : declaredFunctionNames(Text))
+    for (const std::string &Dir : IncludeDirs)
+      if (!MinimalHeaderCallables.count(Name) &&
+          fileExists(Dir + "/ATen/ops/" + Name + ".h"))
+        return true;
+  return false;
+}
+
 bool fitsMinimalTorchHeader(const std::string &Text) {
   // Where the minimal header could compile a unit into something else
   // than torch's headers would: requires_grad (at:: factories ignore or
@@ -372,9 +452,11 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
   while (At < Text.size()) {
     if (!isWordChar(Text[At])) {
       // Other torch headers include torch's own torch/types.h by its path.
-      if (startsAt(At, "<torch/") && !startsAt(At, "<torch/extension.h>") &&
-          !startsAt(At, "<torch/types.h>"))
-        return false;
+      for (const char *Open : {"<", "\""})
+        if (startsAt(At, Open + std::string("torch/")) &&
+            !startsAt(At + 1, "torch/extension.h") &&
+            !startsAt(At + 1, "torch/types.h"))
+          return false;
       ++At;
       continue;
     }
@@ -669,7 +751,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   for (const std::string &Src : Spec.CppSources)
     CandidateCpp += Src + "\n";
   for (const TranslationUnit &U : Units)
-    if (U.StartsWithExtensionHeader && fitsMinimalTorchHeader(CandidateCpp))
+    if (U.StartsWithExtensionHeader && fitsMinimalTorchHeader(CandidateCpp) &&
+        !declaresAtenOpName(CandidateCpp, T.IncludeDirs))
       BindingDir =
           writeHeaderDir(Dir + "kevin-include/binding", MinimalBindingHeaders);
 
@@ -713,7 +796,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     };
     // A unit that fails with the minimal set most likely has an error of
     // its own: it goes straight to torch's headers for the message.
-    if (fitsMinimalTorchHeader(U.Text) && !MinimalDir.empty())
+    if (fitsMinimalTorchHeader(U.Text) &&
+        !declaresAtenOpName(U.Text, T.IncludeDirs) && !MinimalDir.empty())
       withHeader(TorchHeader::Minimal, MinimalDir);
     else
       withHeader(TorchHeader::Lean, LeanDir);

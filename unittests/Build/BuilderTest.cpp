@@ -394,3 +394,39 @@ TEST(BuilderTest, ABindingCallingOtherTorchFunctionsGetsTheRealHeader) {
   ASSERT_EQ(Calls.size(), 1u);
   EXPECT_EQ(headerSetOf(Calls[0]), "real");
 }
+
+TEST(BuilderTest, DeclaredFunctionNamesAreTheOnesAfterATypeNotCalls) {
+  std::set<std::string> Names = declaredFunctionNames(
+      "torch::Tensor softmax(const torch::Tensor& x, int d);\n"
+      "__device__ __forceinline__ float gelu(float x) { return x; }\n"
+      "std::vector<at::Tensor> split_all(at::Tensor x) {\n"
+      "  auto y = relu(x); return sigmoid(y) + p->tanh(y) + x.exp();\n"
+      "  // float cos(comment)\n"
+      "  TORCH_CHECK(ok, \"expected float (32 bit)\");\n"
+      "}\n");
+  EXPECT_EQ(Names,
+            (std::set<std::string>{"softmax", "gelu", "split_all"}));
+}
+
+TEST(BuilderTest, AUnitDeclaringAnAtenOpNameIsNotGivenTheMinimalSet) {
+  std::string Include = ::testing::TempDir() + "/kevin-aten-ops";
+  std::filesystem::create_directories(Include + "/ATen/ops");
+  std::ofstream(Include + "/ATen/ops/softmax.h") << "";
+  std::ofstream(Include + "/ATen/ops/empty_like.h") << "";
+  // With torch's headers, softmax(x, d) on a tensor may reach at::softmax.
+  EXPECT_TRUE(declaresAtenOpName(
+      "torch::Tensor softmax(torch::Tensor x, int d) { return x; }",
+      {"/nonexistent", Include}));
+  // Calling an op, or declaring a name ATen lacks or the set has, is fine.
+  EXPECT_FALSE(declaresAtenOpName("auto y = softmax(x, 1);", {Include}));
+  EXPECT_FALSE(declaresAtenOpName("torch::Tensor softmax_forward(x);",
+                                  {Include}));
+  EXPECT_FALSE(declaresAtenOpName("at::Tensor empty_like(at::Tensor);",
+                                  {Include}));
+  std::filesystem::remove_all(Include);
+}
+
+TEST(BuilderTest, TheMinimalHeaderScanStopsQuotedTorchIncludes) {
+  EXPECT_FALSE(fitsMinimalTorchHeader("#include \"torch/torch.h\"\n"));
+  EXPECT_TRUE(fitsMinimalTorchHeader("#include \"torch/extension.h\"\n"));
+}

@@ -20,6 +20,7 @@
 #include "kevin/Support/Error.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,21 @@ const char *torchHeaderName(TorchHeader H);
 /// scan: a unit it lets through may still fail there.
 bool fitsMinimalTorchHeader(const std::string &Text);
 
+/// Names Text declares or defines as functions, by a cheap scan: a name
+/// before `(` that follows a type (`Tensor softmax(`, `float gelu(`), not
+/// a call (`return f(`, `= f(`, `x.f(`, `at::f(`). A variable initialized
+/// with parentheses (`float sum(0)`) counts too.
+std::set<std::string> declaredFunctionNames(const std::string &Text);
+
+/// Whether Text declares a function named like one of ATen's ops (a header
+/// `ATen/ops/<name>.h` under IncludeDirs) that kevin's minimal set lacks.
+/// With torch's headers an unqualified call of that name with tensor
+/// arguments may reach ATen's op by argument-dependent lookup; with the
+/// minimal set it always reaches the candidate's: such a unit is not given
+/// the minimal set.
+bool declaresAtenOpName(const std::string &Text,
+                        const std::vector<std::string> &IncludeDirs);
+
 /// How one build ended. A failed build is not an Error: Error is reserved
 /// for tool problems (cannot write the cache, compiler missing).
 struct BuildResult {
@@ -98,7 +114,8 @@ struct BuildResult {
   /// The widest header a CUDA unit of it needed (None: no CUDA unit built).
   TorchHeader CudaHeaderUsed = TorchHeader::None;
   /// The header the binding unit (main.cpp) was compiled with: Minimal
-  /// (kevin's, no precompiled header needed) or Full (None: not built).
+  /// (kevin's, no precompiled header needed) or Full (None: not built, or
+  /// no binding unit, as for `load`).
   TorchHeader BindingHeaderUsed = TorchHeader::None;
   double Seconds = 0;
   /// Compiler diagnostics, mapped to the candidate's lines and truncated.
