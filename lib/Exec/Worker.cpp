@@ -26,6 +26,7 @@
 #include <chrono>
 #include <climits>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -460,6 +461,11 @@ bool enterPidNamespace() {
   ::prctl(PR_SET_DUMPABLE, 1);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   ::close(Status[1]);
+  // A process the candidate left sees its parent change the moment the
+  // worker ends, before the init can end the namespace: on a worker's
+  // normal exit it is killed first (kill(-1) spares the init and the
+  // worker). A candidate that calls _exit leaves that window open.
+  std::atexit([] { ::kill(-1, SIGKILL); });
   return ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
                  nullptr) == 0;
 }
