@@ -349,15 +349,23 @@ constexpr const char *MinimalBindingHeader =
     "#include <torch/csrc/utils/python_numbers.h>\n"
     "#include <torch/csrc/utils/python_tuples.h>\n";
 
+bool isWordChar(char C) {
+  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+}
+
+/// The end of the word (identifier or number) that starts at At.
+size_t wordEnd(const std::string &Text, size_t At) {
+  while (At < Text.size() && isWordChar(Text[At]))
+    ++At;
+  return At;
+}
+
 } // namespace
 
 std::set<std::string> declaredFunctionNames(const std::string &Text) {
   static const std::set<std::string> NotTypes = {
       "return", "else",   "case",   "throw",    "new",     "delete",
       "sizeof", "typeid", "decltype", "alignof", "co_return", "co_yield"};
-  auto isWordChar = [](char C) {
-    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
-  };
   std::set<std::string> Names;
   std::string LastWord; // The word before the current one, if nothing else.
   size_t LastPunct = std::string::npos; // The last non-space, non-word one.
@@ -392,9 +400,7 @@ std::set<std::string> declaredFunctionNames(const std::string &Text) {
       ++At;
       continue;
     }
-    size_t End = At;
-    while (End < Text.size() && isWordChar(Text[End]))
-      ++End;
+    size_t End = wordEnd(Text, At);
     std::string Word = Text.substr(At, End - At);
     size_t Next = End;
     while (Next < Text.size() &&
@@ -436,9 +442,6 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
        {"requires_grad", "using namespace torch", "using namespace at"})
     if (Text.find(Needle) != std::string::npos)
       return false;
-  auto isWordChar = [](char C) {
-    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
-  };
   auto skipSpace = [&](size_t At) {
     while (At < Text.size() &&
            std::isspace(static_cast<unsigned char>(Text[At])))
@@ -460,17 +463,13 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
       ++At;
       continue;
     }
-    size_t End = At;
-    while (End < Text.size() && isWordChar(Text[End]))
-      ++End;
+    size_t End = wordEnd(Text, At);
     std::string Word = Text.substr(At, End - At);
     bool AfterScope = At >= 2 && startsAt(At - 2, "::");
     At = End;
     // A namespace alias hides which namespace calls go to.
     if (Word == "namespace") {
-      size_t Name = skipSpace(End), NameEnd = Name;
-      while (NameEnd < Text.size() && isWordChar(Text[NameEnd]))
-        ++NameEnd;
+      size_t Name = skipSpace(End), NameEnd = wordEnd(Text, Name);
       if (NameEnd > Name && startsAt(skipSpace(NameEnd), "="))
         return false;
       continue;
@@ -480,9 +479,7 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
     size_t Next = skipSpace(End);
     if (!startsAt(Next, "::"))
       continue;
-    size_t NameStart = skipSpace(Next + 2), NameEnd = NameStart;
-    while (NameEnd < Text.size() && isWordChar(Text[NameEnd]))
-      ++NameEnd;
+    size_t NameStart = skipSpace(Next + 2), NameEnd = wordEnd(Text, NameStart);
     size_t Paren = skipSpace(NameEnd);
     if (NameEnd > NameStart && Paren < Text.size() && Text[Paren] == '(' &&
         !MinimalHeaderCallables.count(
