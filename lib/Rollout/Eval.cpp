@@ -198,14 +198,20 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::deque<Json> Built; // Checked and built, waiting for a device.
   // Per device, the records past its first stage, waiting for a later one
   // (on the device that ran the first): correctness runs go first, timing
-  // waits until no run is queued or DeviceQueue::Cap records wait. A
+  // waits until no run is queued or twice its workers' records wait. A
   // timing loop holds the device alone; started between runs, its wait
   // for them to drain would idle every other worker of the device.
   struct DeviceQueue {
     std::vector<std::deque<Json>> Later; ///< Indexed by stage.
-    size_t Waiting = 0; ///< Records in Later.
-    size_t Busy = 0;    ///< Workers inside a stage.
-    size_t Cap = 0;
+    size_t Jobs = 0;                     ///< Its workers.
+    size_t Busy = 0;                     ///< Workers inside a stage.
+    /// Records in Later.
+    size_t waiting() const {
+      size_t N = 0;
+      for (const std::deque<Json> &Q : Later)
+        N += Q.size();
+      return N;
+    }
   };
   std::map<std::string, DeviceQueue> Queues;
   size_t BuildersLeft = static_cast<size_t>(std::max(1, O.BuildJobs));
@@ -214,11 +220,11 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   // sooner than a full pool's builds, which would all end together.
   size_t DeviceSlots = 0;
   for (const std::string &Device : O.Devices) {
-    size_t Jobs = static_cast<size_t>(
+    DeviceQueue &Queue = Queues[Device];
+    Queue.Jobs = static_cast<size_t>(
         O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device));
-    DeviceSlots += Jobs;
-    Queues[Device].Later.resize(O.DeviceStages.size());
-    Queues[Device].Cap = 2 * Jobs;
+    Queue.Later.resize(O.DeviceStages.size());
+    DeviceSlots += Queue.Jobs;
   }
   size_t FirstWave = std::min(BuildersLeft, std::max<size_t>(1, DeviceSlots));
   bool PoolOpen = false; // A build has ended, or a builder had nothing left.
@@ -304,19 +310,19 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
         std::unique_lock<std::mutex> Guard(Lock);
         // Idle only while a build or a busy sibling may still bring work.
         Ready.wait(Guard, [&] {
-          return Failed || !Built.empty() || Queue.Waiting > 0 ||
+          return Failed || !Built.empty() || Queue.waiting() > 0 ||
                  (BuildersLeft == 0 && Queue.Busy == 0);
         });
         if (Failed)
           return;
-        if (Queue.Waiting > 0 && (Built.empty() || Queue.Waiting >= Queue.Cap)) {
+        size_t Waiting = Queue.waiting();
+        if (Waiting > 0 && (Built.empty() || Waiting >= 2 * Queue.Jobs)) {
           // The record nearest its end first.
           Stage = Queue.Later.size() - 1;
           while (Queue.Later[Stage].empty())
             --Stage;
           Record = std::move(Queue.Later[Stage].front());
           Queue.Later[Stage].pop_front();
-          --Queue.Waiting;
         } else if (!Built.empty()) {
           Record = std::move(Built.front());
           Built.pop_front();
@@ -339,10 +345,8 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
       if (!More)
         Finish(*Out);
       std::lock_guard<std::mutex> Guard(Lock);
-      if (More) {
+      if (More)
         Queue.Later[Stage + 1].push_back(std::move(*Out));
-        ++Queue.Waiting;
-      }
       --Queue.Busy;
       Ready.notify_all();
     }
@@ -351,11 +355,9 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::vector<std::thread> Threads;
   for (size_t I = 0; I < static_cast<size_t>(std::max(1, O.BuildJobs)); ++I)
     Threads.emplace_back(Guarded(Builder), I);
-  for (const std::string &Device : O.Devices) {
-    int Jobs = O.DeviceJobs > 0 ? O.DeviceJobs : defaultDeviceJobs(Device);
-    for (int J = 0; J < Jobs; ++J)
+  for (const auto &[Device, Queue] : Queues)
+    for (size_t J = 0; J < Queue.Jobs; ++J)
       Threads.emplace_back(Guarded(DeviceWorker), Device);
-  }
   for (std::thread &T : Threads)
     T.join();
   Bar.finish();
