@@ -360,6 +360,13 @@ size_t wordEnd(const std::string &Text, size_t At) {
   return At;
 }
 
+/// The first character at or after At that is not white space.
+size_t skipSpace(const std::string &Text, size_t At) {
+  while (At < Text.size() && std::isspace(static_cast<unsigned char>(Text[At])))
+    ++At;
+  return At;
+}
+
 } // namespace
 
 std::set<std::string> declaredFunctionNames(const std::string &Text) {
@@ -402,10 +409,7 @@ std::set<std::string> declaredFunctionNames(const std::string &Text) {
     }
     size_t End = wordEnd(Text, At);
     std::string Word = Text.substr(At, End - At);
-    size_t Next = End;
-    while (Next < Text.size() &&
-           std::isspace(static_cast<unsigned char>(Text[Next])))
-      ++Next;
+    size_t Next = skipSpace(Text, End);
     // `Tensor& f(`, `std::vector<Tensor> f(`, `float* f(`; not `p->f(`.
     char Punct = LastPunct == std::string::npos ? 0 : Text[LastPunct];
     bool Arrow = Punct == '>' && LastPunct > 0 && Text[LastPunct - 1] == '-';
@@ -442,12 +446,6 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
        {"requires_grad", "using namespace torch", "using namespace at"})
     if (Text.find(Needle) != std::string::npos)
       return false;
-  auto skipSpace = [&](size_t At) {
-    while (At < Text.size() &&
-           std::isspace(static_cast<unsigned char>(Text[At])))
-      ++At;
-    return At;
-  };
   auto startsAt = [&](size_t At, const std::string &Literal) {
     return Text.compare(At, Literal.size(), Literal) == 0;
   };
@@ -469,18 +467,19 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
     At = End;
     // A namespace alias hides which namespace calls go to.
     if (Word == "namespace") {
-      size_t Name = skipSpace(End), NameEnd = wordEnd(Text, Name);
-      if (NameEnd > Name && startsAt(skipSpace(NameEnd), "="))
+      size_t Name = skipSpace(Text, End), NameEnd = wordEnd(Text, Name);
+      if (NameEnd > Name && startsAt(skipSpace(Text, NameEnd), "="))
         return false;
       continue;
     }
     if (AfterScope || (Word != "torch" && Word != "at"))
       continue;
-    size_t Next = skipSpace(End);
+    size_t Next = skipSpace(Text, End);
     if (!startsAt(Next, "::"))
       continue;
-    size_t NameStart = skipSpace(Next + 2), NameEnd = wordEnd(Text, NameStart);
-    size_t Paren = skipSpace(NameEnd);
+    size_t NameStart = skipSpace(Text, Next + 2),
+           NameEnd = wordEnd(Text, NameStart);
+    size_t Paren = skipSpace(Text, NameEnd);
     if (NameEnd > NameStart && Paren < Text.size() && Text[Paren] == '(' &&
         !MinimalHeaderCallables.count(
             Text.substr(NameStart, NameEnd - NameStart)))
@@ -743,13 +742,16 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   // The binding unit is first compiled with kevin's minimal header set when
   // the candidate's part of it fits (the binding itself is kevin's text);
   // if that fails, with torch's header and its precompiled header.
+  auto fitsMinimalSet = [&](const std::string &Text) {
+    return fitsMinimalTorchHeader(Text) &&
+           !declaresAtenOpName(Text, T.IncludeDirs);
+  };
   std::string BindingDir;
   std::string CandidateCpp;
   for (const std::string &Src : Spec.CppSources)
     CandidateCpp += Src + "\n";
   for (const TranslationUnit &U : Units)
-    if (U.StartsWithExtensionHeader && fitsMinimalTorchHeader(CandidateCpp) &&
-        !declaresAtenOpName(CandidateCpp, T.IncludeDirs))
+    if (U.StartsWithExtensionHeader && fitsMinimalSet(CandidateCpp))
       BindingDir =
           writeHeaderDir(Dir + "kevin-include/binding", MinimalBindingHeaders);
 
@@ -793,8 +795,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     };
     // A unit that fails with the minimal set most likely has an error of
     // its own: it goes straight to torch's headers for the message.
-    if (fitsMinimalTorchHeader(U.Text) &&
-        !declaresAtenOpName(U.Text, T.IncludeDirs) && !MinimalDir.empty())
+    if (fitsMinimalSet(U.Text) && !MinimalDir.empty())
       withHeader(TorchHeader::Minimal, MinimalDir);
     else
       withHeader(TorchHeader::Lean, LeanDir);
