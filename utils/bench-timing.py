@@ -143,7 +143,7 @@ def main():
     parser.add_argument("--budget", default="2")
     parser.add_argument("--out", default=".")
     parser.add_argument("--kernels", default=",".join(KERNELS),
-                        help="task ids, comma-separated (default: %(default)s)")
+                        help="task ids, comma-separated; empty for none (default: %(default)s)")
     parser.add_argument("--no-escapes", action="store_true",
                         help="skip the escape candidates")
     parser.add_argument("--probes", type=int, default=0,
@@ -157,7 +157,7 @@ def main():
     rows = []
     print("%-40s %9s %9s %9s %8s %10s %10s %8s %8s" % (
         "kernel", "speedup", "min", "max", "spread", "kevin ms", "do_bench", "cand", "ref"))
-    for task in args.kernels.split(","):
+    for task in [t for t in args.kernels.split(",") if t]:
         candidate = os.path.join(SHARE, "solutions", "cuda", task + ".py")
         benches = []
         for i in range(args.repeats):

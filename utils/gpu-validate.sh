@@ -22,7 +22,9 @@
 #   buildbench  utils/bench-build.sh for a CPU and a CUDA extension
 #               (BUILDBENCH=cuda: the CUDA one only);
 #   throughput  utils/bench-eval-throughput.sh (kevin eval against the
-#               KernelBench protocol; THROUGHPUT_PHASES picks its phases).
+#               KernelBench protocol; THROUGHPUT_PHASES picks its phases);
+#   profiles    utils/bench-task-profiles.py (one forward of every bundled
+#               task: small profile on one CPU core, gpu profile on the GPU).
 # PRECOMPILE=timing compiles only what the timing step needs; TIMING_ARGS
 # go to bench-timing.py (e.g. --probes 3).
 # Full logs go to $OUT (default ./gpu-out); a short table is printed last and
@@ -164,6 +166,15 @@ OUT=$OUT/throughput BIN=$BUILD/bin timeout "${THROUGHPUT_LIMIT:-540}" \
   > "$OUT/throughput.log" 2>&1 || echo "(throughput did not finish)" >> "$OUT/throughput.log"
 note "-- evaluation throughput (utils/bench-eval-throughput.sh):"
 tail -12 "$OUT/throughput.log" | tee -a "$SUMMARY"
+fi
+
+#--- task size profiles --------------------------------------------------------
+if want profiles; then
+step "profiles"
+timeout 300 "$PYTHON" "$ROOT/utils/bench-task-profiles.py" > "$OUT/profiles.log" 2>&1 \
+  || echo "(bench-task-profiles did not finish)" >> "$OUT/profiles.log"
+note "-- task profiles (utils/bench-task-profiles.py):"
+tail -1 "$OUT/profiles.log" | tee -a "$SUMMARY"
 fi
 
 #--- build benchmark ----------------------------------------------------------

@@ -43,6 +43,7 @@ struct OutputScan {
   int64_t OutsideTolerance = 0; ///< |c - r| > |r| * rtol + atol
   double MaxAbs = 0, MaxRel = 0;
   double SumSquares = 0; ///< of the finite reference values
+  double SumSquaredErrors = 0; ///< of c - r where both are finite
   void add(const OutputScan &O) {
     BadNonFinite += O.BadNonFinite;
     NonFiniteDiffer += O.NonFiniteDiffer;
@@ -51,6 +52,7 @@ struct OutputScan {
     MaxAbs = std::isnan(O.MaxAbs) || O.MaxAbs > MaxAbs ? O.MaxAbs : MaxAbs;
     MaxRel = std::isnan(O.MaxRel) || O.MaxRel > MaxRel ? O.MaxRel : MaxRel;
     SumSquares += O.SumSquares;
+    SumSquaredErrors += O.SumSquaredErrors;
   }
 };
 
@@ -85,6 +87,7 @@ OutputScan scanOutputs(const at::Tensor &R, const at::Tensor &C,
         }
         T AbsRef = std::abs(Ref), Diff = std::abs(Cand - Ref);
         S.SumSquares += static_cast<double>(AbsRef) * AbsRef;
+        S.SumSquaredErrors += static_cast<double>(Diff) * Diff;
         MaxAbs = std::max(MaxAbs, Diff);
         T Rel = Diff / std::max(AbsRef, RelFloor);
         RelNan |= std::isnan(Rel);
@@ -184,6 +187,7 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
       bool Complex = Reference[I].is_complex();
       at::Tensor R = Complex ? at::view_as_real(Reference[I]) : Reference[I];
       at::Tensor C = Complex ? at::view_as_real(Candidate[I]) : Candidate[I];
+      Result.ErrorNorms.push_back(NAN);
       // Errors in float32 for float32 and narrower floats (their rounding
       // is far below any tolerance), double otherwise; no copy when the
       // outputs already have that type.
@@ -220,6 +224,7 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
         Scan = Work == at::kFloat ? scanOutputs<float>(R, C, Tol, Atol)
                                   : scanOutputs<double>(R, C, Tol, Atol);
       }
+      Result.ErrorNorms.back() = std::sqrt(Scan.SumSquaredErrors);
       Result.MaxAbsError = std::max(Result.MaxAbsError, Scan.MaxAbs);
       Result.MaxRelError = std::max(Result.MaxRelError, Scan.MaxRel);
       if (Scan.OutsideTolerance > 0 && Result.Result == Outcome::Ok) {
@@ -236,6 +241,23 @@ TrialComparison compareTrial(const std::vector<at::Tensor> &Reference,
     Result.Message = std::string("cannot compare outputs: ") + E.what();
   }
   return Result;
+}
+
+std::string precisionExcess(double CandidateError, double ReferenceError,
+                            double Norm, const PrecisionBudget &Budget) {
+  if (Budget.Factor <= 0 || !std::isfinite(CandidateError) ||
+      !std::isfinite(ReferenceError) || !(Norm > 0))
+    return "";
+  double AtLeast = CandidateError - ReferenceError;
+  double Allowed = Budget.Factor * ReferenceError + Budget.Floor * Norm;
+  if (AtLeast <= Allowed)
+    return "";
+  return "error against a float64 reference of at least " +
+         number(AtLeast / Norm) + " (relative L2), over the budget of " +
+         number(Budget.Factor) + " x the float32 reference's own error (" +
+         number(ReferenceError / Norm) + ") + " + number(Budget.Floor) +
+         ": the kernel computes in lower precision than the task "
+         "[KEVIN-RT-023]";
 }
 
 bool trivialOutputWouldPass(

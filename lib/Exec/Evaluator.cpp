@@ -23,6 +23,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -33,7 +34,9 @@
 #include <fstream>
 #include <future>
 #include <mutex>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -248,6 +251,18 @@ Expected<Verdict> evaluate(const Candidate &C,
   Json Seeds = Json::array();
   for (unsigned T = 0; T < Options.Trials; ++T)
     Seeds.push_back(trialSeed(Secret, T));
+  // Which trials draw heavy-tailed inputs: secret positions, one trial at
+  // least on the task's own distribution.
+  std::vector<unsigned> Order(Options.Trials);
+  std::iota(Order.begin(), Order.end(), 0u);
+  std::shuffle(Order.begin(), Order.end(),
+               std::mt19937_64(trialSeed(Secret, 9000001u)));
+  Json HeavyTailed = Json::array();
+  for (unsigned T = 0; T < Options.Trials; ++T)
+    HeavyTailed.push_back(false);
+  for (unsigned K = 0; K < Options.HeavyTailedTrials && K + 1 < Options.Trials;
+       ++K)
+    HeavyTailed[Order[K]] = true;
   // Drawn before any worker starts: nothing below returns early while one
   // waits for its secrets.
   Expected<std::string> NonceOrError = randomHex(16);
@@ -323,7 +338,10 @@ Expected<Verdict> evaluate(const Candidate &C,
       return Held;
     }
     DeviceWait = DeviceHold->waitedSeconds();
-    Seeded->send(Json{{"seeds", Seeds}}.dump());
+    Seeded->send(Json{{"seeds", Seeds},
+                      {"heavy_tailed", HeavyTailed},
+                      {"float64", Options.Precision.Factor > 0}}
+                     .dump());
     Phases->Nonce.send(NonceLine);
   }
 
@@ -485,6 +503,17 @@ Expected<Verdict> evaluate(const Candidate &C,
         Message = M;
       }
     };
+    const Json &RefTrials = Reference["trials"];
+    auto heavyTailed = [&](unsigned T) {
+      return RefTrials[T].value("inputs_distribution", "task") ==
+             "heavy-tailed";
+    };
+    // How messages name a trial: its inputs' distribution when not the
+    // task's own.
+    auto trialLabel = [&](unsigned T) {
+      return "trial " + std::to_string(T) +
+             (heavyTailed(T) ? " (heavy-tailed inputs)" : "");
+    };
     std::vector<std::vector<at::Tensor>> CandOutputs;
     // Per trial, the outputs of forward called again on the same inputs
     // when they differed from the first call's (empty otherwise).
@@ -495,7 +524,7 @@ Expected<Verdict> evaluate(const Candidate &C,
                std::to_string(Got.is_array() ? Got.size() : 0) +
                " trials, expected " + std::to_string(Options.Trials));
     for (unsigned T = 0; Verdict_ == Outcome::Ok && T < Options.Trials; ++T) {
-      std::string Trial = "trial " + std::to_string(T) + ": ";
+      std::string Trial = trialLabel(T) + ": ";
       const Json &Want = Reference["trials"][T]["outputs"];
       const Json &Have = Got[T]["outputs"];
       if (Want["kind"] != Have["kind"] ||
@@ -562,7 +591,7 @@ Expected<Verdict> evaluate(const Candidate &C,
             !R.sizes().equals(Cd.sizes())) {
           TrialComparison TC =
               compareTrial({R}, {Cd}, Options.Tolerances, false);
-          fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+          fail(TC.Result, trialLabel(T) + ": " + TC.Message);
         }
       }
     bool ReferenceConstant = Options.Trials > 1;
@@ -607,6 +636,30 @@ Expected<Verdict> evaluate(const Candidate &C,
               "not always write, or a race?)";
         }
       }
+      Entry["inputs"] = heavyTailed(T) ? "heavy-tailed" : "task";
+      // The precision contract, on outputs that passed the tolerance test.
+      const Json &Float64 = RefTrials[T].contains("float64")
+                                ? RefTrials[T]["float64"]
+                                : Json::array();
+      for (size_t I = 0; I < TC.ErrorNorms.size() && I < Float64.size(); ++I) {
+        if (!Float64[I].is_object())
+          continue;
+        double RefError = Float64[I]["error"].get<double>();
+        double Norm = Float64[I]["norm"].get<double>();
+        if (Norm > 0 && I == 0) {
+          Entry["l2_error"] = TC.ErrorNorms[I] / Norm;
+          Entry["reference_float64_error"] = RefError / Norm;
+        }
+        std::string Excess = precisionExcess(TC.ErrorNorms[I], RefError, Norm,
+                                             Options.Precision);
+        if (TC.Result == Outcome::Ok && !Excess.empty()) {
+          TC.Result = Outcome::Mismatch;
+          TC.Message =
+              (TC.ErrorNorms.size() > 1 ? "output " + std::to_string(I) + ": "
+                                        : std::string()) +
+              Excess;
+        }
+      }
       Entry["ok"] = TC.Result == Outcome::Ok;
       Entry["max_abs_error"] =
           std::isfinite(TC.MaxAbsError) ? Json(TC.MaxAbsError) : Json("inf");
@@ -622,7 +675,7 @@ Expected<Verdict> evaluate(const Candidate &C,
                       " output elements still hold the fill pattern of "
                       "fresh memory: the kernel never wrote them";
       if (TC.Result != Outcome::Ok)
-        fail(TC.Result, "trial " + std::to_string(T) + ": " + TC.Message);
+        fail(TC.Result, trialLabel(T) + ": " + TC.Message);
       Trials.push_back(Entry);
     }
     bool Correct = Verdict_ == Outcome::Ok;
@@ -641,6 +694,11 @@ Expected<Verdict> evaluate(const Candidate &C,
     Tolerance Tol = Options.Tolerances.Default;
     V.Run["tolerance"] = {
         {"atol", Tol.Atol}, {"rtol", Tol.Rtol}, {"scale_aware", Degenerate}};
+    V.Run["precision_budget"] = {
+        {"factor", Options.Precision.Factor},
+        {"floor", Options.Precision.Floor},
+        {"float64_reference", Options.Precision.Factor > 0 &&
+                                  !Reference.contains("float64_unavailable")}};
     V.Run["network_isolated"] = Ran.Result.value("network_isolated", false);
     V.Run["reference_hidden"] = Ran.Result.value("reference_hidden", false);
     V.Run["processes_isolated"] = Ran.Result.value("processes_isolated", false);

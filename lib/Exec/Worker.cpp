@@ -519,6 +519,115 @@ py::list trialArguments(py::module_ &Prelude, const Json &Layout,
   return Args;
 }
 
+namespace {
+
+/// One call of the reference model on a trial's inputs.
+struct ReferenceCall {
+  Json Layout;                      ///< where tensors and values go
+  std::vector<at::Tensor> Pristine; ///< CPU copies of the input tensors
+  py::list Args64;                  ///< float64 copies, when asked for
+  py::object Out;
+  double Seconds = 0;
+};
+
+/// Draws a trial's inputs from Seed (heavy-tailed when Heavy, KEVIN-RT-022)
+/// and calls Model on clones of them.
+ReferenceCall callReference(py::module_ &Prelude, py::module_ &Task,
+                            py::object &Model, const std::string &Device,
+                            uint64_t Seed, bool Heavy, bool WithFloat64) {
+  ReferenceCall Call;
+  py::list Inputs =
+      Prelude.attr("draw_inputs")(Task.attr("get_inputs"), Device, Seed);
+  if (Heavy)
+    Inputs = Prelude.attr("heavy_tailed")(Inputs, Seed ^ 0x9e3779b97f4a7c15ULL);
+  py::list Args;
+  for (py::handle Item : Inputs) {
+    Json Slot;
+    if (THPVariable_Check(Item.ptr())) {
+      at::Tensor Drawn = fromPython(Item);
+      at::Tensor Tensor = Drawn.to(at::Device(Device));
+      Slot["tensor"] = Call.Pristine.size();
+      // The model gets a clone: a CPU draw stays pristine as it is.
+      Call.Pristine.push_back(Drawn.is_cpu() ? Drawn : Tensor.to(at::kCPU));
+      Args.append(toPython(Tensor.clone()));
+      if (WithFloat64)
+        Call.Args64.append(
+            Prelude.attr("as_float64")(toPython(Tensor.clone())));
+    } else {
+      Slot["value"] =
+          Json::parse(Prelude.attr("to_json")(Item).cast<std::string>());
+      Args.append(Item);
+      if (WithFloat64)
+        Call.Args64.append(Item);
+    }
+    Call.Layout.push_back(Slot);
+  }
+  auto CallStart = Clock::now();
+  Call.Out = Model(*Args);
+  if (Device.rfind("cuda", 0) == 0)
+    Prelude.attr("cuda_synchronize")();
+  Call.Seconds = secondsSince(CallStart);
+  return Call;
+}
+
+/// The output tensors of a forward (a tensor, or a tuple or list of them).
+std::vector<at::Tensor> outputTensorsOf(const py::object &Out) {
+  std::vector<at::Tensor> Tensors;
+  if (THPVariable_Check(Out.ptr())) {
+    Tensors.push_back(fromPython(Out));
+  } else if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out)) {
+    for (py::handle H : Out)
+      if (THPVariable_Check(H.ptr()))
+        Tensors.push_back(fromPython(H));
+  }
+  return Tensors;
+}
+
+/// False when a floating-point output holds NaN or Inf.
+bool allFinite(const py::object &Out) {
+  for (const at::Tensor &T : outputTensorsOf(Out))
+    if (T.is_floating_point() && !at::isfinite(T).all().item<bool>())
+      return false;
+  return true;
+}
+
+/// Per output, the L2 norm of the float32 result's difference from the
+/// float64 model's (`error`) and of the float64 result (`norm`), or null
+/// where they cannot be told (not floating point, other shape, NaN/Inf):
+/// the bound KEVIN-RT-023 holds the candidate to. An Error when the float64
+/// model does not run.
+Expected<Json> float64Errors(py::object &Model64, const py::list &Args64,
+                             const std::vector<at::Tensor> &Outputs) {
+  std::vector<at::Tensor> Outputs64;
+  try {
+    Outputs64 = outputTensorsOf(Model64(*Args64));
+  } catch (py::error_already_set &E) {
+    return Error::make(std::string("the float64 model failed: ") + E.what());
+  }
+  Json Errors = Json::array();
+  for (size_t I = 0; I < Outputs.size(); ++I) {
+    const at::Tensor &O = Outputs[I];
+    if (I >= Outputs64.size() || !O.is_floating_point() ||
+        !Outputs64[I].is_floating_point() ||
+        !O.sizes().equals(Outputs64[I].sizes())) {
+      Errors.push_back(nullptr);
+      continue;
+    }
+    at::Tensor R = Outputs64[I].to(O.device(), at::kDouble);
+    at::Tensor D = O.to(at::kDouble) - R;
+    if (!at::isfinite(R).all().item<bool>() ||
+        !at::isfinite(D).all().item<bool>()) {
+      Errors.push_back(nullptr);
+      continue;
+    }
+    Errors.push_back(Json{{"error", D.norm().item<double>()},
+                          {"norm", R.norm().item<double>()}});
+  }
+  return Errors;
+}
+
+} // namespace
+
 } // namespace worker
 
 using namespace worker;
@@ -565,7 +674,6 @@ int runReferenceWorker(const WorkerOptions &Options) {
     const Json &Secrets = *SecretsLine;
     py::object Device =
         py::module_::import("torch").attr("device")(Options.Device);
-    bool Cuda = Options.Device.rfind("cuda", 0) == 0;
     Prelude.attr("manual_seed")(protocol::InitSeed);
     py::list Init = Task.attr("get_init_inputs")();
     Report["init_args"] =
@@ -573,41 +681,37 @@ int runReferenceWorker(const WorkerOptions &Options) {
     Prelude.attr("manual_seed")(protocol::InitSeed);
     py::object Model = Task.attr("Model")(*Init);
     Model = Model.attr("to")(Device);
+    // Its float64 twin, made before any forward (KEVIN-RT-023).
+    bool WantFloat64 = Secrets.value("float64", false);
+    py::object Model64 =
+        WantFloat64 ? Prelude.attr("float64_model")(Model) : py::none();
+    if (WantFloat64 && Model64.is_none())
+      Report["float64_unavailable"] = "the model cannot be copied to float64";
     py::object NoGrad = Prelude.attr("no_grad")();
     NoGrad.attr("__enter__")();
+    const Json &HeavyTailed = Secrets.contains("heavy_tailed")
+                                  ? Secrets["heavy_tailed"]
+                                  : Json::array();
     Json Trials = Json::array();
     for (unsigned T = 0; T < Options.Trials; ++T) {
-      py::list Inputs = Prelude.attr("draw_inputs")(
-          Task.attr("get_inputs"), Options.Device,
-          Secrets["seeds"][T].get<uint64_t>());
-      Json Layout = Json::array();
-      std::vector<at::Tensor> Pristine;
-      py::list Args;
-      for (py::handle Item : Inputs) {
-        if (THPVariable_Check(Item.ptr())) {
-          at::Tensor Drawn = fromPython(Item);
-          at::Tensor Tensor = Drawn.to(at::Device(Options.Device));
-          Json Slot;
-          Slot["tensor"] = Pristine.size();
-          Layout.push_back(Slot);
-          // The model gets a clone: a CPU draw stays pristine as it is.
-          Pristine.push_back(Drawn.is_cpu() ? Drawn : Tensor.to(at::kCPU));
-          Args.append(toPython(Tensor.clone()));
-        } else {
-          Json Slot;
-          Slot["value"] =
-              Json::parse(Prelude.attr("to_json")(Item).cast<std::string>());
-          Layout.push_back(Slot);
-          Args.append(Item);
-        }
+      uint64_t Seed = Secrets["seeds"][T].get<uint64_t>();
+      bool Heavy = T < HeavyTailed.size() && HeavyTailed[T].is_boolean() &&
+                   HeavyTailed[T].get<bool>();
+      ReferenceCall Call = callReference(Prelude, Task, Model, Options.Device,
+                                         Seed, Heavy, !Model64.is_none());
+      // Inputs outside the task's domain (its outputs stop being finite):
+      // this trial keeps the task's own distribution.
+      if (Heavy && !allFinite(Call.Out)) {
+        Heavy = false;
+        Call = callReference(Prelude, Task, Model, Options.Device, Seed, false,
+                             !Model64.is_none());
       }
-      auto CallStart = Clock::now();
-      py::object Out = Model(*Args);
-      if (Cuda)
-        Prelude.attr("cuda_synchronize")();
-      double Seconds = secondsSince(CallStart);
+      const Json &Layout = Call.Layout;
+      const std::vector<at::Tensor> &Pristine = Call.Pristine;
+      const py::object &Out = Call.Out;
+      double Seconds = Call.Seconds;
       Json Outputs;
-      std::vector<at::Tensor> OutTensors;
+      std::vector<at::Tensor> OutTensors, DeviceOutputs;
       py::list Items;
       if (THPVariable_Check(Out.ptr())) {
         Outputs["kind"] = "tensor";
@@ -636,6 +740,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
         at::Tensor O = fromPython(H);
         Metas.push_back(tensorMeta(O));
         OutTensors.push_back(O.detach().to(at::kCPU));
+        DeviceOutputs.push_back(O.detach());
       }
       Outputs["tensors"] = Metas;
       if (Error E = writeTensorFile(
@@ -650,8 +755,19 @@ int runReferenceWorker(const WorkerOptions &Options) {
       }
       Json Trial;
       Trial["inputs"] = Layout;
+      Trial["inputs_distribution"] = Heavy ? "heavy-tailed" : "task";
       Trial["outputs"] = Outputs;
       Trial["seconds"] = Seconds;
+      if (!Model64.is_none()) {
+        Expected<Json> Errors =
+            float64Errors(Model64, Call.Args64, DeviceOutputs);
+        if (Errors) {
+          Trial["float64"] = *Errors;
+        } else {
+          Report["float64_unavailable"] = Errors.error().message();
+          Model64 = py::none();
+        }
+      }
       Trials.push_back(Trial);
     }
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());

@@ -202,6 +202,49 @@ def draw_inputs(get_inputs, device, seed):
     return get_inputs()
 
 
+# Heavy-tailed trials (KEVIN-RT-022): every floating-point input element is
+# multiplied by exp(s*z - s*s), z standard normal from the trial's secret
+# seed. The factor is positive (signs and zeros stay), its root mean square
+# is 1 (the scale stays), and s = 1.5 puts a few elements 100 to 1000 times
+# away from the rest: a mean over a subsample, a clamp or a shortcut tuned to
+# Gaussian inputs no longer passes.
+HEAVY_TAIL_SIGMA = 1.5
+
+
+def heavy_tailed(inputs, seed):
+    """The trial's inputs with heavy-tailed magnitudes (see above); tensors
+    that are not floating point, and other values, are returned as they are."""
+    out = []
+    for index, value in enumerate(inputs):
+        if isinstance(value, torch.Tensor) and value.is_floating_point():
+            generator = torch.Generator(device=value.device)
+            generator.manual_seed((seed + 7919 * index) % (1 << 63))
+            z = torch.randn(value.shape, generator=generator,
+                            device=value.device, dtype=torch.float32)
+            factor = torch.exp(z * HEAVY_TAIL_SIGMA
+                               - HEAVY_TAIL_SIGMA * HEAVY_TAIL_SIGMA)
+            value = (value.float() * factor).to(value.dtype)
+        out.append(value)
+    return out
+
+
+def float64_model(model):
+    """A float64 copy of the reference model (KEVIN-RT-023), or None when the
+    model cannot be copied or converted."""
+    import copy
+    try:
+        return copy.deepcopy(model).double()
+    except Exception:
+        return None
+
+
+def as_float64(value):
+    """A float64 copy of a floating-point tensor; anything else as it is."""
+    if isinstance(value, torch.Tensor) and value.is_floating_point():
+        return value.double()
+    return value
+
+
 def noop(*args):
     """The empty call the timer calibrates its synchronize overhead on."""
     return None

@@ -53,6 +53,16 @@ int main(int Argc, char **Argv) {
   App.add_option("--trials", Options.Trials,
                  "correctness trials, each on fresh inputs")
       ->check(CLI::Range(1u, 1000u));
+  App.add_option("--heavy-tailed-trials", Options.HeavyTailedTrials,
+                 "trials (at secret positions) whose inputs get "
+                 "heavy-tailed magnitudes, KEVIN-RT-022 (default 2; at most "
+                 "trials - 1; 0: none)");
+  App.add_option("--precision-budget", Options.Precision.Factor,
+                 "KEVIN-RT-023: the candidate's error against a float64 "
+                 "reference may be this many times the float32 reference's "
+                 "own error, plus 1e-5 of the output's norm (default 100; "
+                 "0: off)")
+      ->check(CLI::NonNegativeNumber);
   App.add_option("--timeout", Options.RunTimeoutSeconds,
                  "seconds for the candidate's run stage");
   App.add_option("--build-timeout", Options.BuildTimeoutSeconds,

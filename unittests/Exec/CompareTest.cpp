@@ -57,6 +57,42 @@ TEST(CompareTest, NanRules) {
             Outcome::Mismatch);
 }
 
+TEST(CompareTest, ErrorNormsAreTheL2NormOfTheDifference) {
+  at::Tensor R = at::zeros({4});
+  at::Tensor C = R.clone();
+  C[0] = 3e-3;
+  C[3] = -4e-3;
+  TrialComparison T = compareTrial({R}, {C}, defaults(), false);
+  EXPECT_EQ(T.Result, Outcome::Ok);
+  ASSERT_EQ(T.ErrorNorms.size(), 1u);
+  EXPECT_NEAR(T.ErrorNorms[0], 5e-3, 1e-9);
+  // NaN where the reference has NaN too does not count.
+  at::Tensor RN = R.clone(), CN = C.clone();
+  RN[1] = CN[1] = NAN;
+  EXPECT_NEAR(compareTrial({RN}, {CN}, defaults(), false).ErrorNorms[0], 5e-3,
+              1e-9);
+}
+
+TEST(CompareTest, PrecisionBudget) {
+  PrecisionBudget Budget; // 100 x the reference's own error + 1e-5 of the norm
+  // An honest kernel: a few times the float32 reference's error.
+  EXPECT_EQ(precisionExcess(3e-7, 1e-7, 1.0, Budget), "");
+  // Exact references (ReLU) leave only the floor.
+  EXPECT_EQ(precisionExcess(0.9e-5, 0, 1.0, Budget), "");
+  std::string Over = precisionExcess(2e-3, 1e-7, 1.0, Budget);
+  EXPECT_NE(Over.find("at least 0.002"), std::string::npos) << Over;
+  EXPECT_NE(Over.find("[KEVIN-RT-023]"), std::string::npos);
+  // The bound is a lower one: |c - r64| >= |c - r| - |r - r64|.
+  EXPECT_EQ(precisionExcess(1.02e-5 + 1e-8, 1e-8, 1.0, Budget), "");
+  EXPECT_NE(precisionExcess(1.2e-5, 1e-8, 1.0, Budget), "");
+  // Relative to the output's norm.
+  EXPECT_EQ(precisionExcess(5e-4, 0, 100.0, Budget), "");
+  // Off, or nothing to judge by.
+  EXPECT_EQ(precisionExcess(1.0, 0, 1.0, PrecisionBudget{0, 1e-5}), "");
+  EXPECT_EQ(precisionExcess(1.0, 0, 0.0, Budget), "");
+  EXPECT_EQ(precisionExcess(NAN, 0, 1.0, Budget), "");
+}
+
 TEST(CompareTest, PerDtypeTolerances) {
   ToleranceTable T;
   EXPECT_FALSE(T.addSpec("float16=0.5,0.1"));

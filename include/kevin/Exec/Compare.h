@@ -49,7 +49,24 @@ struct TrialComparison {
   std::string Message;
   double MaxAbsError = 0;
   double MaxRelError = 0;
+  /// Per output, the L2 norm of candidate - reference over the positions
+  /// where both are finite (NaN for outputs not compared).
+  std::vector<double> ErrorNorms;
 };
+
+/// KEVIN-RT-023, the precision contract: with the reference's float32
+/// output r, its float64 twin r64 and the candidate's output c,
+/// |c - r64| >= |c - r| - |r - r64| (L2 norms) must stay within
+/// Factor * |r - r64| + Floor * |r64|. Factor 0 turns it off.
+struct PrecisionBudget {
+  double Factor = 100;
+  double Floor = 1e-5;
+};
+
+/// The message for an output whose error exceeds Budget, or an empty string.
+/// CandidateError is |c - r|, ReferenceError |r - r64|, Norm |r64|.
+std::string precisionExcess(double CandidateError, double ReferenceError,
+                            double Norm, const PrecisionBudget &Budget);
 
 /// Compares candidate outputs against reference outputs of one trial, both
 /// already checked for count. Devices are compared by the caller (the files

@@ -43,6 +43,14 @@ struct EvaluatorOptions {
   bool UseNamespaces = true;
   size_t MemoryLimitMiB = 0;
   ToleranceTable Tolerances;
+  /// Trials, at secret positions, whose inputs get heavy-tailed magnitudes
+  /// (KEVIN-RT-022); at most Trials - 1, so one trial keeps the task's own
+  /// distribution.
+  unsigned HeavyTailedTrials = 2;
+  /// KEVIN-RT-023: on each trial, the candidate's error against a float64
+  /// reference may be at most this many times the float32 reference's own
+  /// error, plus PrecisionFloor of the output's norm; 0 turns it off.
+  PrecisionBudget Precision;
   /// Bytes of message kept in the record.
   size_t MaxMessageBytes = 2000;
   bool KeepTemporaries = false;
