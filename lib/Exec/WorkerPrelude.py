@@ -202,21 +202,25 @@ def draw_inputs(get_inputs, device, seed):
     return get_inputs()
 
 
-# Heavy-tailed trials (KEVIN-RT-022): every floating-point input element is
+# Heavy-tailed trials (KEVIN-RT-022): every element of a floating-point
+# input that holds negative values (a symmetric draw such as randn) is
 # multiplied by exp(s*z - s*s), z standard normal from the trial's secret
 # seed. The factor is positive (signs and zeros stay), its root mean square
 # is 1 (the scale stays), and s = 1.5 puts a few elements 100 to 1000 times
 # away from the rest: a mean over a subsample, a clamp or a shortcut tuned to
-# Gaussian inputs no longer passes.
+# Gaussian inputs no longer passes. Inputs without negative values (rand,
+# probabilities, variances) stay as drawn: their domain is often bounded.
 HEAVY_TAIL_SIGMA = 1.5
 
 
 def heavy_tailed(inputs, seed):
-    """The trial's inputs with heavy-tailed magnitudes (see above); tensors
-    that are not floating point, and other values, are returned as they are."""
-    out = []
+    """The trial's inputs with heavy-tailed magnitudes (see above); other
+    tensors and values are returned as they are. None when no input is one
+    the transform applies to."""
+    out, changed = [], False
     for index, value in enumerate(inputs):
-        if isinstance(value, torch.Tensor) and value.is_floating_point():
+        if (isinstance(value, torch.Tensor) and value.is_floating_point()
+                and not value.is_complex() and bool((value < 0).any())):
             generator = torch.Generator(device=value.device)
             generator.manual_seed((seed + 7919 * index) % (1 << 63))
             z = torch.randn(value.shape, generator=generator,
@@ -224,8 +228,15 @@ def heavy_tailed(inputs, seed):
             factor = torch.exp(z * HEAVY_TAIL_SIGMA
                                - HEAVY_TAIL_SIGMA * HEAVY_TAIL_SIGMA)
             value = (value.float() * factor).to(value.dtype)
+            changed = True
         out.append(value)
-    return out
+    return out if changed else None
+
+
+def no_tf32():
+    """Float32 matmuls and convolutions in float32, not TF32."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
 
 
 def float64_model(model):

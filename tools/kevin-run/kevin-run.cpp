@@ -81,6 +81,10 @@ int main(int Argc, char **Argv) {
     Context.usageError(E.message());
     return ExitError;
   }
+  if (!(Options.Precision.Factor >= 0)) {
+    Context.usageError("--precision-budget must be a number, 0 or more");
+    return ExitError;
+  }
   Shared.applyTo(Options);
   bool Direct = Shared.direct();
   std::vector<QueuedCandidate> Queue;
