@@ -205,8 +205,11 @@ def main():
     worst_spread = max((r["spread"] for r in good), default=float("nan"))
     worst_agree = max((abs(r["candidate_agreement"]) for r in good), default=float("nan"))
     print()
-    print("repeatability: worst speedup spread %.2f%% (goal <= 2%%)" % (100 * worst_spread))
-    print("agreement: worst |kevin/do_bench - 1| on candidates %.2f%% (goal <= 3%%)" % (100 * worst_agree))
+    if rows:
+        print("repeatability: worst speedup spread %.2f%% (goal <= 2%%)" % (100 * worst_spread))
+        print("agreement: worst |kevin/do_bench - 1| on candidates %.2f%% (goal <= 3%%)" % (100 * worst_agree))
+    else:
+        print("repeatability and agreement: no kernels timed (--kernels is empty)")
     print("escapes: %s" % ("all caught" if escapes_ok else "SOME MISSED"))
     json.dump({"rows": rows, "escapes_caught": escapes_ok}, open(os.path.join(args.out, "bench-timing.json"), "w"), indent=1)
     return 0
