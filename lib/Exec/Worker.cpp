@@ -595,12 +595,16 @@ ReferenceCall callReferenceOrFallBack(py::module_ &Prelude, py::module_ &Task,
     try {
       ReferenceCall Call =
           callReference(Prelude, Task, Model, Device, Seed, Heavy);
+      if (!Heavy)
+        return Call; // nothing was transformed: the task's own draw
       bool Finite = true;
       for (const at::Tensor &T : outputTensorsOf(Call.Out))
         Finite &= !T.is_floating_point() || at::isfinite(T).all().item<bool>();
       if (Finite)
         return Call;
     } catch (const std::exception &) {
+      if (!Heavy)
+        throw; // the task's own draw failed: the reference's error
     }
     Heavy = false;
   }
@@ -620,11 +624,12 @@ Expected<Json> float64Errors(py::module_ &Prelude, py::object &Model64,
   try {
     py::list Args64;
     for (const Json &Slot : Call.Layout) {
-      if (Slot.contains("tensor"))
-        Args64.append(Prelude.attr("as_float64")(
-            toPython(Call.Pristine.at(Slot["tensor"].get<size_t>())
-                         .to(at::Device(Device)))));
-      else
+      if (Slot.contains("tensor")) {
+        const at::Tensor &P = Call.Pristine.at(Slot["tensor"].get<size_t>());
+        Args64.append(toPython(P.is_floating_point() && !P.is_complex()
+                                   ? P.to(at::Device(Device), at::kDouble)
+                                   : P.to(at::Device(Device))));
+      } else
         Args64.append(Prelude.attr("from_json")(Slot["value"].dump()));
     }
     std::vector<at::Tensor> Outputs64 = outputTensorsOf(Model64(*Args64));

@@ -234,7 +234,9 @@ def heavy_tailed(inputs, seed):
 
 
 def no_tf32():
-    """Float32 matmuls and convolutions in float32, not TF32."""
+    """Float32 matmuls and convolutions in float32, not TF32. (torch 2.9 and
+    later also name this fp32_precision; allow_tf32 is what kevin has run on
+    torch 1.13 and 2.11.)"""
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
 
@@ -247,13 +249,6 @@ def float64_model(model):
         return copy.deepcopy(model).double()
     except Exception:
         return None
-
-
-def as_float64(value):
-    """A float64 copy of a floating-point tensor; anything else as it is."""
-    if isinstance(value, torch.Tensor) and value.is_floating_point():
-        return value.double()
-    return value
 
 
 def noop(*args):

@@ -3,8 +3,10 @@
 // Workers and kevin-run talk through files in a private directory, never
 // through the workers' stdout (which candidate code can write to):
 //
-//   reference dir   reference.json   init args, per-trial input layout and
-//                                    output metadata, timings
+//   reference dir   reference.json   init args, per-trial input layout,
+//                                    distribution, output metadata, float64
+//                                    errors and norms, timings (deleted once
+//                                    kevin-run has read it)
 //                   trial<N>.inputs  the inputs of trial N (pristine)
 //                   trial<N>.reference  the reference outputs of trial N
 //   candidate dir   inputs-<hex>/trial<N>.inputs  hard links of the
