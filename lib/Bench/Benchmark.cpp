@@ -453,9 +453,20 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
                               std::chrono::steady_clock::now() - Start)
                               .count()}};
   };
+  // What the candidate's worker says of its sandbox (as in kevin-run's
+  // record).
+  auto addIsolation = [&] {
+    if (!W.HaveResult)
+      return;
+    for (const char *Field :
+         {"network_isolated", "reference_hidden", "processes_isolated"})
+      B[Field] = W.Result.contains(Field) && W.Result[Field].is_boolean() &&
+                 W.Result[Field].get<bool>();
+  };
   if (W.Result_ != Outcome::Ok) {
     B["outcome"] = outcomeName(W.Result_);
     B["message"] = truncated(W.Message, Options.MaxMessageBytes);
+    addIsolation();
     B["seconds"] = secondsJson();
     return V;
   }
@@ -582,6 +593,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
          ++It)
       Env[It.key()] = It.value();
     B["environment"] = Env;
+    addIsolation();
     B["seconds"] = secondsJson();
   } catch (const Json::exception &E) {
     V.Ok = false;

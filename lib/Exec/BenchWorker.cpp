@@ -508,10 +508,11 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
 //--- bench-candidate ----------------------------------------------------------
 
 int runBenchCandidateWorker(const WorkerOptions &Options) {
-  bool Isolated = Options.UseNamespaces &&
-                  isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
-                                Options.KeptPaths)
-                      .Network;
+  WorkerIsolation Isolation =
+      Options.UseNamespaces
+          ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
+                          Options.KeptPaths)
+          : WorkerIsolation();
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
   int ProgressFd = openProgress(Options.Dir);
@@ -555,7 +556,9 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
   Report["stage"] = "load";
   Report["outcome"] = "ok";
   Report["message"] = "";
-  Report["network_isolated"] = Isolated;
+  Report["network_isolated"] = Isolation.Network;
+  Report["reference_hidden"] = Isolation.Hidden;
+  Report["processes_isolated"] = Isolation.Processes;
   auto finish = [&](Stage S, Outcome O, const std::string &Message) {
     Report["stage"] = stageName(S);
     Report["outcome"] = outcomeName(O);
