@@ -260,9 +260,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   std::mt19937_64 Shuffle(trialSeed(Secret, 9000001u));
   for (unsigned K = Options.Trials; K > 1; --K)
     std::swap(Order[K - 1], Order[Shuffle() % K]);
-  Json HeavyTailed = Json::array();
-  for (unsigned T = 0; T < Options.Trials; ++T)
-    HeavyTailed.push_back(false);
+  std::vector<bool> HeavyTailed(Options.Trials, false);
   for (unsigned K = 0; K < Options.HeavyTailedTrials && K + 1 < Options.Trials;
        ++K)
     HeavyTailed[Order[K]] = true;
@@ -532,7 +530,7 @@ Expected<Verdict> evaluate(const Candidate &C,
                " trials, expected " + std::to_string(Options.Trials));
     for (unsigned T = 0; Verdict_ == Outcome::Ok && T < Options.Trials; ++T) {
       std::string Trial = trialLabel(T) + ": ";
-      const Json &Want = Reference["trials"][T]["outputs"];
+      const Json &Want = RefTrials[T]["outputs"];
       const Json &Have = Got[T]["outputs"];
       if (Want["kind"] != Have["kind"] ||
           Want["tensors"].size() != Have["tensors"].size()) {
