@@ -15,6 +15,11 @@
 #   kevin cache hit            the same sources again (builder time)
 #   load_inline cache hit      the same sources again (ninja's no-op)
 #
+# and the time of one call of the extension's first function on a
+# one-element tensor through each build (pybind11's glue and the function):
+# kevin compiles its split binding unit at -O1, load_inline at the
+# candidate's flags.
+#
 # Builder times are what the builder itself reports (build.seconds); the
 # load_inline times are measured around the call, after `import torch`, so
 # neither includes interpreter start-up. Wall times of the whole kevin-run
@@ -96,11 +101,44 @@ read -r K_COLD_PCH _ K_COLD_PCH_WALL <<< "$(kevin_build "$A" "$WORK/kevin-cache"
 if [ "$QUICK" = 1 ]; then
   T_COLD_B=$T_COLD_A; K_WARM_PCH=$K_COLD_PCH; K_WARM_PCH_WALL=$K_COLD_PCH_WALL; B=$A
 else
-  T_COLD_B=$(torch_build "$B" "$WORK/torch-ext")
+  T_COLD_B=$(torch_build "$B" "$WORK/torch-ext-b")
   read -r K_WARM_PCH _ K_WARM_PCH_WALL <<< "$(kevin_build "$B" "$WORK/kevin-cache")"
 fi
 read -r K_HIT HIT K_HIT_WALL <<< "$(kevin_build "$B" "$WORK/kevin-cache")"
-T_HIT=$(torch_build "$B" "$WORK/torch-ext")
+# A's and B's builds share an extension name: each has a directory of its
+# own, or load_inline in a new process would rebuild over the other.
+if [ "$QUICK" = 1 ]; then B_EXT=$WORK/torch-ext; else B_EXT=$WORK/torch-ext-b; fi
+T_HIT=$(torch_build "$B" "$B_EXT")
+B_KEY=$("$KEVIN_RUN" --build-only --device "$DEVICE" --cache-dir "$WORK/kevin-cache" "$B" 2>/dev/null |
+  "$PYTHON" -c 'import json, sys; print(json.loads(sys.stdin.readline())["build"]["extensions"][0]["key"])')
+CALLS=$(TORCH_EXTENSIONS_DIR=$B_EXT "$PYTHON" - "$B" "$WORK/kevin-cache/ext/$B_KEY" "$DEVICE" <<'PY'
+import glob, importlib.util, runpy, sys, timeit, types
+import torch
+candidate, kevin_dir, device = sys.argv[1:4]
+scope = runpy.run_path(candidate)  # load_inline's build is there: it loads
+torch_mod = next(v for v in scope.values() if isinstance(v, types.ModuleType)
+                 and str(getattr(v, "__file__", "")).endswith(".so"))
+spec = importlib.util.spec_from_file_location(
+    torch_mod.__name__, glob.glob(kevin_dir + "/*.so")[0])
+kevin_mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kevin_mod)
+name = next(n for n in dir(torch_mod) if not n.startswith("_"))
+x = torch.ones(1, device=device)
+calls = {"load_inline": getattr(torch_mod, name), "kevin": getattr(kevin_mod, name)}
+try:
+    for f in calls.values():
+        f(x)
+except Exception as e:  # a function that wants other arguments
+    print("n/a (%s(x) raised %s)" % (name, type(e).__name__))
+    sys.exit(0)
+best = {k: float("inf") for k in calls}
+for _ in range(15):  # interleaved, the best of each
+    for k, f in calls.items():
+        best[k] = min(best[k], min(timeit.repeat(lambda: f(x), number=20000, repeat=3)) / 20000)
+print("%s(x): load_inline %.0f ns, kevin %.0f ns per call" % (
+    name, best["load_inline"] * 1e9, best["kevin"] * 1e9))
+PY
+)
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ratio() { "$PYTHON" -c "print('%.2f' % ($1 / $2))"; }
@@ -114,3 +152,4 @@ printf '%-28s %10s %12s\n' "load_inline cache hit" "$T_HIT" "-"
 echo "speedup cold (warm PCH) vs load_inline: $(ratio "$T_COLD" "$K_WARM_PCH")x"
 echo "speedup cold (cold PCH) vs load_inline: $(ratio "$T_COLD" "$K_COLD_PCH")x"
 echo "cache hit: ${K_HIT} s (goal < 0.2 s)"
+echo "call through each build, $CALLS"

@@ -135,6 +135,7 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
   Entry["precompiled_header"] = R->PrecompiledHeaderUsed;
   Entry["cuda_header"] = torchHeaderName(R->CudaHeaderUsed);
   Entry["binding_header"] = torchHeaderName(R->BindingHeaderUsed);
+  Entry["binding_split"] = R->BindingSplit;
   Entry["seconds"] = R->Seconds;
   Entry["key"] = R->Key;
   if (!R->Ok) {

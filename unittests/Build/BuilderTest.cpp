@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdlib.h>
 
 using namespace kevin;
@@ -172,9 +173,12 @@ namespace {
 /// it was given (minimal, lean or real); given one of kevin's
 /// header directories it fails on sources marked `needs_full_header`, given
 /// the minimal one also on those marked `needs_lean_header`; it always fails
-/// on sources marked `always_fails`. g++ makes its -o file and logs each
-/// compile after its header set (minimal for kevin's binding set, or real);
-/// given the minimal set it fails on sources marked `needs_full_binding`.
+/// on sources marked `always_fails`. g++ makes its -o file (a precompiled
+/// header too) and logs each compile after its header set (minimal for
+/// kevin's binding set, types for kevin's minimal torch/types.h, or real);
+/// given the minimal set it fails on sources marked `needs_full_binding`,
+/// it fails kevin's split binding unit when that holds `binding_breaks`,
+/// and any unit holding `cxx_error`.
 struct FakeCompilers {
   std::string Dir, Log, CxxLog;
   FakeCompilers() {
@@ -202,16 +206,25 @@ if { [ $hdr != real ] && grep -q needs_full_header "$src"; } ||
     write("g++", R"([ "$1" = --version ] && { echo 'g++ 12'; exit 0; }
 hdr=real; prev=; src=; out=
 for a in "$@"; do
-  [ "$prev" = -I ] && grep -qs binding "$a/torch/extension.h" && hdr=minimal
+  if [ "$prev" = -I ] && [ -f "$a/torch/extension.h" ]; then
+    hdr=types; grep -q binding "$a/torch/extension.h" && hdr=minimal
+  fi
   [ "$prev" = -c ] && src=$a
   [ "$prev" = -o ] && out=$a
   prev=$a
 done
 if [ -n "$src" ]; then
-  echo "$hdr $*" >> )" + CxxLog +
-                    R"(
+  echo "$hdr $*" >> )" +
+                     CxxLog +
+                     R"(
   if [ $hdr = minimal ] && grep -q needs_full_binding "$src"; then
     echo "$src(2): error: minimal binding error"; exit 1; fi
+  if grep -q cxx_error "$src"; then
+    echo "$src(2): error: $hdr cxx error"; exit 1; fi
+  case $src in */binding.cpp)
+    if grep -q binding_breaks "$src"; then
+      echo "$src(2): error: split binding error"; exit 1; fi;;
+  esac
 fi
 : > "$out"
 )");
@@ -238,12 +251,13 @@ fi
   std::vector<std::string> nvccCalls() const { return lines(Log); }
   std::vector<std::string> cxxCompiles() const { return lines(CxxLog); }
   /// A CPU extension whose cpp source is CppSource.
-  Expected<BuildResult> buildCpu(const std::string &CppSource) const {
+  Expected<BuildResult> buildCpu(const std::string &CppSource,
+                                 bool UsePrecompiledHeader = false) const {
     ExtensionSpec Spec = reluSpec();
     Spec.CppSources = {CppSource};
     BuildOptions Options;
     Options.CacheDir = Dir + "/cache";
-    Options.UsePrecompiledHeader = false;
+    Options.UsePrecompiledHeader = UsePrecompiledHeader;
     return buildExtension(Spec, toolchain(), Options);
   }
   Expected<BuildResult> build(const std::string &CudaSource) const {
@@ -429,4 +443,86 @@ TEST(BuilderTest, AUnitDeclaringAnAtenOpNameIsNotGivenTheMinimalSet) {
 TEST(BuilderTest, TheMinimalHeaderScanStopsQuotedTorchIncludes) {
   EXPECT_FALSE(fitsMinimalTorchHeader("#include \"torch/torch.h\"\n"));
   EXPECT_TRUE(fitsMinimalTorchHeader("#include \"torch/extension.h\"\n"));
+}
+
+namespace {
+
+/// The file a compile logged by the fake g++ compiled (its -c argument).
+std::string sourceOf(const std::string &Call) {
+  size_t C = Call.find(" -c ");
+  std::string Path = Call.substr(C + 4, Call.find(' ', C + 4) - C - 4);
+  return Path.substr(Path.rfind('/') + 1);
+}
+
+} // namespace
+
+TEST(BuilderTest, TheBindingUnitIsSplitOnceItsPrecompiledHeaderIsMade) {
+  FakeCompilers Fake;
+  // The first build compiles the unit whole and makes the header.
+  Expected<BuildResult> First = Fake.buildCpu(
+      "torch::Tensor f(torch::Tensor x) { return torch::empty_like(x); }\n",
+      true);
+  ASSERT_TRUE(First) << First.error().message();
+  EXPECT_TRUE(First->Ok) << First->Message;
+  EXPECT_FALSE(First->BindingSplit);
+  ASSERT_EQ(Fake.cxxCompiles().size(), 1u);
+  EXPECT_EQ(sourceOf(Fake.cxxCompiles()[0]), "main.cpp");
+  // The next one compiles the candidate's code and kevin's binding side by
+  // side, the binding at -O1 with the header.
+  Expected<BuildResult> Second = Fake.buildCpu(
+      "torch::Tensor f(torch::Tensor x) { return torch::zeros_like(x); }\n",
+      true);
+  ASSERT_TRUE(Second) << Second.error().message();
+  EXPECT_TRUE(Second->Ok) << Second->Message;
+  EXPECT_TRUE(Second->BindingSplit);
+  EXPECT_TRUE(Second->PrecompiledHeaderUsed);
+  EXPECT_EQ(Second->BindingHeaderUsed, TorchHeader::Minimal);
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 3u);
+  std::map<std::string, std::string> BySource;
+  for (size_t I = 1; I < 3; ++I)
+    BySource[sourceOf(Calls[I])] = Calls[I];
+  ASSERT_EQ(BySource.count("binding.cpp"), 1u);
+  ASSERT_EQ(BySource.count("candidate.cpp"), 1u);
+  const std::string &Binding = BySource["binding.cpp"];
+  EXPECT_EQ(headerSetOf(Binding), "minimal");
+  EXPECT_NE(Binding.find(" -O1 "), std::string::npos) << Binding;
+  EXPECT_EQ(Binding.find(" -O3 "), std::string::npos) << Binding;
+  EXPECT_NE(Binding.find("/binding.h -Winvalid-pch"), std::string::npos);
+  const std::string &Candidate = BySource["candidate.cpp"];
+  EXPECT_EQ(headerSetOf(Candidate), "types");
+  EXPECT_NE(Candidate.find(" -O3 "), std::string::npos) << Candidate;
+}
+
+TEST(BuilderTest, ASplitBindingThatFailsIsCompiledWhole) {
+  FakeCompilers Fake;
+  ASSERT_TRUE(Fake.buildCpu("torch::Tensor f(torch::Tensor x);\n", true));
+  // kevin's half fails: the whole unit is tried with kevin's set first.
+  Expected<BuildResult> R = Fake.buildCpu(
+      "torch::Tensor f(torch::Tensor binding_breaks) { return x; }\n", true);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_FALSE(R->BindingSplit);
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Minimal);
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 4u);
+  EXPECT_EQ(sourceOf(Calls[3]), "main.cpp");
+  EXPECT_EQ(headerSetOf(Calls[3]), "minimal");
+}
+
+TEST(BuilderTest, ACandidateErrorInASplitIsReportedFromTheRealHeader) {
+  FakeCompilers Fake;
+  ASSERT_TRUE(Fake.buildCpu("torch::Tensor f(torch::Tensor x);\n", true));
+  Expected<BuildResult> R = Fake.buildCpu(
+      "torch::Tensor f(torch::Tensor x) { return cxx_error; }\n", true);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_FALSE(R->Ok);
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Full);
+  EXPECT_NE(R->Message.find("real cxx error"), std::string::npos) << R->Message;
+  EXPECT_EQ(R->Message.find("types cxx error"), std::string::npos);
+  // No second try with kevin's binding set: the candidate's code failed.
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 4u);
+  EXPECT_EQ(sourceOf(Calls[3]), "main.cpp");
+  EXPECT_EQ(headerSetOf(Calls[3]), "real");
 }

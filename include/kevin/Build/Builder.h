@@ -117,6 +117,11 @@ struct BuildResult {
   /// (kevin's, no precompiled header needed) or Full (None: not built, or
   /// no binding unit, as for `load`).
   TorchHeader BindingHeaderUsed = TorchHeader::None;
+  /// True when the binding unit was compiled as two units side by side:
+  /// the candidate's code, and kevin's binding with the bound functions'
+  /// prototypes (with the minimal binding set's precompiled header when
+  /// the cache has one).
+  bool BindingSplit = false;
   double Seconds = 0;
   /// Compiler diagnostics, mapped to the candidate's lines and truncated.
   std::string Message;
