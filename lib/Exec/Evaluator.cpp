@@ -13,6 +13,7 @@
 #include "kevin/Exec/Evaluator.h"
 #include "FreshMemoryPoison.h"
 #include "kevin/Exec/CandidateInput.h"
+#include "kevin/Exec/KernelCoverage.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/TensorFile.h"
@@ -123,6 +124,69 @@ private:
   std::optional<bool> ImportsAfterTask;
 };
 
+/// Whether the candidate's worker profiles a forward (KEVIN-RT-009).
+bool profilesKernels(const EvaluatorOptions &Options) {
+  return Options.KernelCoverage > 0 && !Options.BuildOnly &&
+         Options.Device.rfind("cuda", 0) == 0;
+}
+
+/// A kernel's name as messages show it (ATen's run to kilobytes).
+std::string shortKernelName(const std::string &Name) {
+  return Name.size() <= 120 ? Name : Name.substr(0, 117) + "...";
+}
+
+/// The record's `kernels` section: GPU time by kind, the kernels with the
+/// most time first.
+Json kernelCoverageJson(const KernelCoverage &KC, double Required) {
+  Json Kernels = Json::array();
+  for (size_t I = 0; I < KC.Kernels.size() && I < 8; ++I)
+    Kernels.push_back({{"name", shortKernelName(KC.Kernels[I].first)},
+                       {"kind", kernelKindName(KC.Kernels[I].second.first)},
+                       {"us", KC.Kernels[I].second.second}});
+  return {{"available", true},
+          {"required", Required},
+          {"coverage", KC.coverage()},
+          {"candidate_launches", KC.CandidateLaunches},
+          {"candidate_us", KC.CandidateMicros},
+          {"glue_us", KC.GlueMicros},
+          {"other_us", KC.OtherMicros},
+          {"kernels", Kernels}};
+}
+
+/// Why a profiled forward fails KEVIN-RT-009, or nothing.
+std::optional<std::pair<Outcome, std::string>>
+kernelCoverageFailure(const KernelCoverage &KC, double Required) {
+  auto percent = [](double Share) {
+    return std::to_string(static_cast<int>(std::lround(Share * 100))) + "%";
+  };
+  std::string Top;
+  for (const auto &[Name, KindMicros] : KC.Kernels)
+    if (KindMicros.first != KernelKind::Candidate) {
+      double All = KC.CandidateMicros + KC.GlueMicros + KC.OtherMicros;
+      Top = shortKernelName(Name) + " (" + kernelKindName(KindMicros.first) +
+            ", " + percent(All > 0 ? KindMicros.second / All : 0) +
+            " of the GPU time)";
+      break;
+    }
+  if (KC.CandidateLaunches == 0)
+    return std::make_pair(
+        Outcome::NoCandidateKernel,
+        "the profiled forward ran none of the candidate's own kernels (the "
+        "__global__ functions in its source)" +
+            (Top.empty() ? std::string()
+                         : "; the most GPU time went to " + Top) +
+            " [KEVIN-RT-009]");
+  if (KC.coverage() < Required)
+    return std::make_pair(
+        Outcome::LowKernelCoverage,
+        "the candidate's kernels did " + percent(KC.coverage()) +
+            " of the profiled forward's GPU time, torch's fills and copies "
+            "aside (at least " +
+            percent(Required) + " is required); the most went to " + Top +
+            " [KEVIN-RT-009]");
+  return std::nullopt;
+}
+
 } // namespace
 
 uint64_t trialSeed(uint64_t Secret, unsigned Trial) {
@@ -205,6 +269,8 @@ Expected<Verdict> evaluate(const Candidate &C,
       Argv.push_back("--no-isolate-network");
     if (!Options.UseNamespaces)
       Argv.push_back("--no-namespaces");
+    if (profilesKernels(Options))
+      Argv.push_back("--profile-kernels");
     // The candidate sees nothing of the reference's directory, nor of other
     // evaluations'.
     std::vector<std::string> Cover =
@@ -701,6 +767,35 @@ Expected<Verdict> evaluate(const Candidate &C,
         fail(TC.Result, trialLabel(T) + ": " + TC.Message);
       Trials.push_back(Entry);
     }
+    // KEVIN-RT-009, on a candidate correct so far.
+    Json KernelsRecord;
+    if (profilesKernels(Options)) {
+      if (Ran.Result.contains("kernels") && !Ran.Result["kernels"].empty()) {
+        std::vector<std::pair<std::string, double>> Events;
+        for (const Json &K : Ran.Result["kernels"])
+          Events.emplace_back(K.at(0).get<std::string>(),
+                              K.at(1).get<double>());
+        // The __global__ functions of the candidate's file and of the
+        // sources its extensions were built from (`load`'s .cu files).
+        std::set<std::string> Mine =
+            globalFunctionNames(readWholeFile(CandidatePath));
+        for (const Json &Name : Ran.Result.value("kernel_names", Json::array()))
+          if (Name.is_string())
+            Mine.insert(Name.get<std::string>());
+        KernelCoverage KC = measureKernelCoverage(Events, Mine);
+        KernelsRecord = kernelCoverageJson(KC, Options.KernelCoverage);
+        if (auto Failure = kernelCoverageFailure(KC, Options.KernelCoverage);
+            Failure && Verdict_ == Outcome::Ok)
+          fail(Failure->first, Failure->second);
+      } else {
+        KernelsRecord = {
+            {"available", false},
+            {"why", Ran.Result.value("kernels_unavailable",
+                                     Ran.Result.contains("kernels")
+                                         ? "the profiler recorded no GPU work"
+                                         : "the worker reported no profile")}};
+      }
+    }
     bool Correct = Verdict_ == Outcome::Ok;
     V.Correct = Correct;
     V.Run["correct"] = Correct;
@@ -726,6 +821,8 @@ Expected<Verdict> evaluate(const Candidate &C,
     V.Run["reference_hidden"] = Ran.Result.value("reference_hidden", false);
     V.Run["processes_isolated"] = Ran.Result.value("processes_isolated", false);
     V.Run["fresh_memory_poisoned"] = Poisoned;
+    if (!KernelsRecord.is_null())
+      V.Run["kernels"] = KernelsRecord;
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)
                       : 0.0;

@@ -29,6 +29,8 @@ constexpr OutcomeEntry Outcomes[] = {
     {Outcome::InputMutated, "input-mutated"},
     {Outcome::OutputAliasesInput, "output-aliases-input"},
     {Outcome::NotInputSensitive, "not-input-sensitive"},
+    {Outcome::NoCandidateKernel, "no-candidate-kernel"},
+    {Outcome::LowKernelCoverage, "low-kernel-coverage"},
     {Outcome::DegenerateTask, "degenerate-task"},
     {Outcome::ReferenceError, "reference-error"},
 };

@@ -10,11 +10,12 @@
 #include "kevin/Exec/Worker.h"
 #include "FreshMemoryPoison.h"
 #include "WorkerSupport.h"
-#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Exec/Compare.h"
+#include "kevin/Exec/KernelCoverage.h"
 #include "kevin/Exec/Outcome.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/TensorFile.h"
+#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/Record.h"
 
 #include <ATen/ATen.h>
@@ -109,6 +110,9 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
   Spec.RawSources = Raw;
   Spec.OriginPath = Builder->OriginPath;
   Spec.OriginText = Builder->OriginText;
+  for (const std::vector<std::string> *Sources : {&Cpp, &Cuda})
+    for (const std::string &Source : *Sources)
+      Builder->KernelNames.merge(globalFunctionNames(Source));
   progress(Builder->ProgressFd, "build");
   Expected<BuildResult> R = [&] {
     py::gil_scoped_release Release;
@@ -897,6 +901,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
                   State.FailMessage);
     }
     Report.Value["builds"] = State.Builds;
+    Report.Value["kernel_names"] = State.KernelNames;
     Report.Value["build_seconds"] = State.Seconds;
     progress(Report.ProgressFd, "done");
     return writeJson(Options.Dir, protocol::ResultJson, Report.Value)
@@ -1214,9 +1219,38 @@ int runCandidateWorker(const WorkerOptions &Options) {
       BeforePrevious = Given;
       Previous = AgainGiven;
     }
-    NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     Report.Value["trials"] = Trials;
     Report.Value["seconds"]["run"] = secondsSince(RunStart);
+    // KEVIN-RT-009: the GPU work of one more forward, on the last trial's
+    // inputs; kevin-run sorts it by whose kernels ran.
+    if (Cuda && Options.ProfileKernels && Options.Trials > 0) {
+      progress(Report.ProgressFd, "profile");
+      py::list Args = trialArguments(
+          Prelude, Task["trials"][Options.Trials - 1]["inputs"], Previous);
+      py::object Work;
+      try {
+        Work = Prelude.attr("profile_kernels")(Model, Args);
+      } catch (py::error_already_set &E) {
+        if (isSystemExit(E)) {
+          Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
+          return finish(Stage::Run);
+        }
+        std::string Message =
+            Prelude
+                .attr("describe")(E.value(), Options.Candidate, Display,
+                                  E.trace())
+                .cast<std::string>();
+        Report.fail(Stage::Run, classifyException(Message),
+                    "the profiled forward: " + Message);
+        return finish(Stage::Run);
+      }
+      if (py::isinstance<py::str>(Work))
+        Report.Value["kernels_unavailable"] = Work.cast<std::string>();
+      else
+        Report.Value["kernels"] =
+            Json::parse(Prelude.attr("to_json")(Work).cast<std::string>());
+    }
+    NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     return finish(Stage::Compare);
   } catch (py::error_already_set &E) {
     if (isSystemExit(E)) {

@@ -251,6 +251,45 @@ def float64_model(model):
         return None
 
 
+# Captured before any candidate code runs.
+_profiler = getattr(torch, "profiler", None)
+
+
+def profile_kernels(model, args):
+    """KEVIN-RT-009: one forward under torch's profiler. Returns the GPU work
+    it recorded as [name, microseconds] pairs (kernels, memcpys, memsets), or
+    a string saying why the profiler could not be used. Exceptions of the
+    forward itself propagate."""
+    if _profiler is None or not hasattr(_profiler, "ProfilerActivity"):
+        return "torch %s has no torch.profiler" % torch.__version__
+    activity = _profiler.ProfilerActivity
+    torch.cuda.synchronize()
+    try:
+        prof = _profiler.profile(activities=[activity.CPU, activity.CUDA])
+        prof.__enter__()
+    except Exception as err:
+        return "the profiler did not start: %s" % err
+    try:
+        model(*args)
+        torch.cuda.synchronize()
+    finally:
+        try:
+            prof.__exit__(None, None, None)
+        except Exception:
+            pass
+    try:
+        events = prof.events()
+    except Exception as err:
+        return "the profiler's events could not be read: %s" % err
+    cuda = torch.autograd.DeviceType.CUDA
+    work = [[e.name, float(e.time_range.elapsed_us())]
+            for e in events if getattr(e, "device_type", None) == cuda]
+    if not work:  # older torch: kernels hang on the CPU events that ran them
+        work = [[k.name, float(k.duration)]
+                for e in events for k in getattr(e, "kernels", [])]
+    return work
+
+
 def noop(*args):
     """The empty call the timer calibrates its synchronize overhead on."""
     return None

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,8 @@ struct BuilderState {
   std::string FailMessage;
   double Seconds = 0;
   int ProgressFd = -1;
+  /// The `__global__` functions of the sources it was given (KEVIN-RT-009).
+  std::set<std::string> KernelNames;
 };
 /// The state the embedded _kevin_build module uses (one per process).
 extern BuilderState *Builder;

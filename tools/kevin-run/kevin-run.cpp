@@ -63,6 +63,11 @@ int main(int Argc, char **Argv) {
                  "own error, plus 1e-5 of the output's norm (default 100; "
                  "0: off)")
       ->check(CLI::NonNegativeNumber);
+  App.add_option("--kernel-coverage", Options.KernelCoverage,
+                 "KEVIN-RT-009 on CUDA: one profiled forward must run the "
+                 "candidate's own kernels, taking at least this share of "
+                 "its GPU time beside other libraries' kernels (default "
+                 "0.9; 0: no profile)");
   App.add_option("--timeout", Options.RunTimeoutSeconds,
                  "seconds for the candidate's run stage");
   App.add_option("--build-timeout", Options.BuildTimeoutSeconds,
@@ -83,6 +88,10 @@ int main(int Argc, char **Argv) {
   }
   if (!(Options.Precision.Factor >= 0)) {
     Context.usageError("--precision-budget must be a number, 0 or more");
+    return ExitError;
+  }
+  if (!(Options.KernelCoverage >= 0 && Options.KernelCoverage <= 1)) {
+    Context.usageError("--kernel-coverage must be a number from 0 to 1");
     return ExitError;
   }
   Shared.applyTo(Options);

@@ -42,6 +42,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--baseline", Options.Baseline,
                  "bench-reference: eager or compile (torch.compile)")
       ->check(CLI::IsMember({"eager", "compile"}));
+  App.add_flag("--profile-kernels", Options.ProfileKernels,
+               "candidate mode on CUDA: profile one more forward "
+               "(KEVIN-RT-009)");
   App.add_flag("--build-only", Options.BuildOnly,
                "stop after importing the candidate");
   bool NoIsolation = false;

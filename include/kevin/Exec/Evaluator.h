@@ -51,6 +51,10 @@ struct EvaluatorOptions {
   /// reference may be at most this many times the float32 reference's own
   /// error, plus PrecisionFloor of the output's norm; 0 turns it off.
   PrecisionBudget Precision;
+  /// KEVIN-RT-009 on CUDA: one profiled forward must run a kernel of the
+  /// candidate's, and the candidate's kernels must take at least this share
+  /// of its GPU time (torch's fills and copies aside); 0 turns it off.
+  double KernelCoverage = 0.9;
   /// Bytes of message kept in the record.
   size_t MaxMessageBytes = 2000;
   bool KeepTemporaries = false;

@@ -38,6 +38,8 @@ enum class Outcome {
   InputMutated,       ///< An input changed during the call.
   OutputAliasesInput, ///< An output shares storage with an input or parameter.
   NotInputSensitive,  ///< Same output for different inputs (caching, constant).
+  NoCandidateKernel,  ///< No kernel of the candidate's ran (KEVIN-RT-009).
+  LowKernelCoverage,  ///< Others' kernels did too much of the work (RT-009).
   DegenerateTask,     ///< The reference ignores its inputs: nothing to judge.
   ReferenceError,     ///< The task itself failed (a tool error).
 };

@@ -62,6 +62,9 @@ struct WorkerOptions {
   std::vector<std::string> KeptPaths;
   /// Address-space limit for the candidate's run phase, MiB; 0 for none.
   size_t MemoryLimitMiB = 0;
+  /// Candidate mode on CUDA: after the trials, one more forward under
+  /// torch's profiler; its GPU work goes to the result (KEVIN-RT-009).
+  bool ProfileKernels = false;
   /// Bench reference mode: "eager", or "compile" (torch.compile).
   std::string Baseline = "eager";
 };

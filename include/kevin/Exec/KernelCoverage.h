@@ -1,0 +1,56 @@
+//===-- kevin/Exec/KernelCoverage.h - whose kernels did the work -*- C++
+//-*-===//
+//
+// KEVIN-RT-009: one forward of the candidate runs under torch's profiler
+// (in the candidate's worker), and kevin-run sorts the GPU kernels it
+// recorded: the candidate's own (a `__global__` function its source
+// defines), torch's glue (fills, copies, memsets), and the rest (ATen
+// compute, cuBLAS, cuDNN, Triton...). The candidate's kernels must have run
+// and done most of the work.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KEVIN_EXEC_KERNELCOVERAGE_H
+#define KEVIN_EXEC_KERNELCOVERAGE_H
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kevin {
+
+/// The names of the `__global__` functions Source defines or declares (a
+/// text scan of the candidate file: its CUDA strings are in it).
+std::set<std::string> globalFunctionNames(const std::string &Source);
+
+/// The unqualified function name of a kernel as the profiler names it:
+/// `void ns::relu_kernel<float>(float const*, float*, int)` -> `relu_kernel`.
+std::string kernelFunctionName(const std::string &ProfiledName);
+
+enum class KernelKind { Candidate, Glue, Other };
+const char *kernelKindName(KernelKind K);
+
+/// Candidate when the kernel's function is one of CandidateKernels; Glue
+/// for torch's fills and copies and the driver's memcpy/memset; Other.
+KernelKind classifyKernel(const std::string &ProfiledName,
+                          const std::set<std::string> &CandidateKernels);
+
+/// GPU time of one profiled forward, by kind.
+struct KernelCoverage {
+  double CandidateMicros = 0, GlueMicros = 0, OtherMicros = 0;
+  unsigned CandidateLaunches = 0;
+  /// Candidate / (Candidate + Other): glue counts for neither side; 1 when
+  /// only glue or nothing ran.
+  double coverage() const;
+  /// The kernels, most time first: name, kind, microseconds summed.
+  std::vector<std::pair<std::string, std::pair<KernelKind, double>>> Kernels;
+};
+
+KernelCoverage
+measureKernelCoverage(const std::vector<std::pair<std::string, double>> &Events,
+                      const std::set<std::string> &CandidateKernels);
+
+} // namespace kevin
+
+#endif // KEVIN_EXEC_KERNELCOVERAGE_H

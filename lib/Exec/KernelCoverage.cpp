@@ -1,0 +1,180 @@
+//===-- KernelCoverage.cpp - whose kernels did the work -------------------===//
+//
+// Text scans only: `__global__` names in the candidate's file, function names
+// in the profiler's demangled kernel names, and a short list of torch's glue
+// kernels (fills and copies) that honest host code launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kevin/Exec/KernelCoverage.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace kevin {
+namespace {
+
+bool isWordChar(char C) {
+  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+}
+
+/// The index after the parenthesized group that opens at Open, or npos.
+size_t skipParens(const std::string &Text, size_t Open) {
+  int Depth = 0;
+  for (size_t I = Open; I < Text.size(); ++I) {
+    if (Text[I] == '(')
+      ++Depth;
+    else if (Text[I] == ')' && --Depth == 0)
+      return I + 1;
+  }
+  return std::string::npos;
+}
+
+/// Substrings of torch's fill and copy kernels, launched by host code such
+/// as torch::zeros, .contiguous() or .to(dtype).
+constexpr const char *GlueKernels[] = {"FillFunctor", "fill_kernel",
+                                       "copy_kernel", "CatArrayBatchedCopy"};
+
+} // namespace
+
+std::set<std::string> globalFunctionNames(const std::string &Source) {
+  std::set<std::string> Names;
+  const std::string Keyword = "__global__";
+  for (size_t At = Source.find(Keyword); At != std::string::npos;
+       At = Source.find(Keyword, At + 1)) {
+    if ((At > 0 && isWordChar(Source[At - 1])) ||
+        (At + Keyword.size() < Source.size() &&
+         isWordChar(Source[At + Keyword.size()])))
+      continue;
+    // The name is the word before the first `(` that is not an attribute's.
+    std::string Word;
+    for (size_t I = At + Keyword.size(); I < Source.size();) {
+      char C = Source[I];
+      if (isWordChar(C)) {
+        size_t End = I;
+        while (End < Source.size() && isWordChar(Source[End]))
+          ++End;
+        Word = Source.substr(I, End - I);
+        I = End;
+        continue;
+      }
+      if (C == '(') {
+        if (Word == "__launch_bounds__" || Word == "__attribute__" ||
+            Word == "alignas" || Word == "__align__") {
+          I = skipParens(Source, I);
+          Word.clear();
+          continue;
+        }
+        if (!Word.empty() && !std::isdigit(static_cast<unsigned char>(Word[0])))
+          Names.insert(Word);
+        break;
+      }
+      if (C == ';' || C == '{' || C == '}' || C == '=')
+        break;
+      ++I;
+    }
+  }
+  return Names;
+}
+
+std::string kernelFunctionName(const std::string &ProfiledName) {
+  std::string Name = ProfiledName;
+  const std::string Anonymous = "(anonymous namespace)";
+  for (size_t P; (P = Name.find(Anonymous)) != std::string::npos;)
+    Name.replace(P, Anonymous.size(), "anonymous");
+  // The signature starts at the first `(` outside template arguments.
+  int Angles = 0;
+  size_t Paren = Name.size();
+  for (size_t I = 0; I < Name.size(); ++I) {
+    if (Name[I] == '<')
+      ++Angles;
+    else if (Name[I] == '>' && Angles > 0)
+      --Angles;
+    else if (Name[I] == '(' && Angles == 0) {
+      Paren = I;
+      break;
+    }
+  }
+  std::string Head = Name.substr(0, Paren);
+  while (!Head.empty() && std::isspace(static_cast<unsigned char>(Head.back())))
+    Head.pop_back();
+  // Drop trailing template arguments, then qualifiers and the return type.
+  if (!Head.empty() && Head.back() == '>') {
+    int Depth = 0;
+    for (size_t I = Head.size(); I-- > 0;) {
+      if (Head[I] == '>')
+        ++Depth;
+      else if (Head[I] == '<' && --Depth == 0) {
+        Head.resize(I);
+        break;
+      }
+    }
+  }
+  size_t Start = Head.size();
+  while (Start > 0 && isWordChar(Head[Start - 1]))
+    --Start;
+  return Head.substr(Start);
+}
+
+const char *kernelKindName(KernelKind K) {
+  switch (K) {
+  case KernelKind::Candidate:
+    return "candidate";
+  case KernelKind::Glue:
+    return "glue";
+  case KernelKind::Other:
+    return "other";
+  }
+  return "other";
+}
+
+KernelKind classifyKernel(const std::string &ProfiledName,
+                          const std::set<std::string> &CandidateKernels) {
+  if (ProfiledName.rfind("Memcpy", 0) == 0 ||
+      ProfiledName.rfind("Memset", 0) == 0)
+    return KernelKind::Glue;
+  if (CandidateKernels.count(kernelFunctionName(ProfiledName)))
+    return KernelKind::Candidate;
+  for (const char *Glue : GlueKernels)
+    if (ProfiledName.find(Glue) != std::string::npos)
+      return KernelKind::Glue;
+  return KernelKind::Other;
+}
+
+double KernelCoverage::coverage() const {
+  double Judged = CandidateMicros + OtherMicros;
+  return Judged > 0 ? CandidateMicros / Judged : 1.0;
+}
+
+KernelCoverage
+measureKernelCoverage(const std::vector<std::pair<std::string, double>> &Events,
+                      const std::set<std::string> &CandidateKernels) {
+  KernelCoverage C;
+  std::map<std::string, std::pair<KernelKind, double>> ByName;
+  for (const auto &[Name, Micros] : Events) {
+    KernelKind K = classifyKernel(Name, CandidateKernels);
+    auto &Entry = ByName.emplace(Name, std::make_pair(K, 0.0)).first->second;
+    Entry.second += Micros;
+    switch (K) {
+    case KernelKind::Candidate:
+      C.CandidateMicros += Micros;
+      ++C.CandidateLaunches;
+      break;
+    case KernelKind::Glue:
+      C.GlueMicros += Micros;
+      break;
+    case KernelKind::Other:
+      C.OtherMicros += Micros;
+      break;
+    }
+  }
+  C.Kernels.assign(ByName.begin(), ByName.end());
+  std::stable_sort(C.Kernels.begin(), C.Kernels.end(),
+                   [](const auto &A, const auto &B) {
+                     return A.second.second > B.second.second;
+                   });
+  return C;
+}
+
+} // namespace kevin

@@ -1,0 +1,85 @@
+//===-- KernelCoverageTest.cpp - tests for KEVIN-RT-009's sorting ---------===//
+#include "kevin/Exec/KernelCoverage.h"
+
+#include <gtest/gtest.h>
+
+using namespace kevin;
+
+TEST(KernelCoverageTest, GlobalFunctionNamesFromACandidateFile) {
+  std::string File = R"(
+cuda_source = r"""
+template <typename T>
+__global__ void relu_kernel(const T* x, T* y, int n) {}
+extern "C" __global__ void __launch_bounds__(256, 2) softmax_rows(float* y) {}
+__global__ __launch_bounds__(128) void scale(float* y);
+static __global__ void __attribute__((noinline)) add_one(float* y) {}
+__device__ float helper(float v) { return v; }
+"""
+)";
+  EXPECT_EQ(globalFunctionNames(File),
+            (std::set<std::string>{"relu_kernel", "softmax_rows", "scale",
+                                   "add_one"}));
+  EXPECT_TRUE(globalFunctionNames("my__global__x(); __global__;").empty());
+}
+
+TEST(KernelCoverageTest, FunctionNamesOfProfiledKernels) {
+  EXPECT_EQ(kernelFunctionName("void relu_kernel<float>(float const*, float*, "
+                               "int)"),
+            "relu_kernel");
+  EXPECT_EQ(kernelFunctionName("softmax_rows"), "softmax_rows");
+  EXPECT_EQ(kernelFunctionName("void (anonymous namespace)::scale(float*)"),
+            "scale");
+  EXPECT_EQ(kernelFunctionName(
+                "void at::native::vectorized_elementwise_kernel<4, "
+                "at::native::FillFunctor<float>, at::detail::Array<char*, "
+                "1> >(int, at::native::FillFunctor<float>, "
+                "at::detail::Array<char*, 1>)"),
+            "vectorized_elementwise_kernel");
+  EXPECT_EQ(kernelFunctionName("ampere_sgemm_128x64_nn"),
+            "ampere_sgemm_128x64_nn");
+}
+
+TEST(KernelCoverageTest, KernelsAreTheCandidatesGlueOrOther) {
+  std::set<std::string> Mine = {"relu_kernel"};
+  EXPECT_EQ(classifyKernel("void relu_kernel<float>(float const*, float*, "
+                           "int)",
+                           Mine),
+            KernelKind::Candidate);
+  EXPECT_EQ(classifyKernel("Memcpy HtoD (Pageable -> Device)", Mine),
+            KernelKind::Glue);
+  EXPECT_EQ(classifyKernel("void at::native::vectorized_elementwise_kernel<4, "
+                           "at::native::FillFunctor<float>, "
+                           "at::detail::Array<char*, 1> >(int, "
+                           "at::native::FillFunctor<float>, "
+                           "at::detail::Array<char*, 1>)",
+                           Mine),
+            KernelKind::Glue);
+  EXPECT_EQ(classifyKernel("ampere_sgemm_128x64_nn", Mine), KernelKind::Other);
+  EXPECT_EQ(classifyKernel("void at::native::(anonymous namespace)::"
+                           "cunn_SoftMaxForward<4, float, float, float, "
+                           "at::native::(anonymous namespace)::"
+                           "SoftMaxForwardEpilogue>(float*, float const*, int)",
+                           Mine),
+            KernelKind::Other);
+}
+
+TEST(KernelCoverageTest, CoverageLeavesGlueOut) {
+  std::set<std::string> Mine = {"gemm_tile"};
+  KernelCoverage C = measureKernelCoverage(
+      {{"void gemm_tile(float const*, float const*, float*)", 30},
+       {"void gemm_tile(float const*, float const*, float*)", 30},
+       {"Memset (Device)", 100},
+       {"ampere_sgemm_128x64_nn", 40}},
+      Mine);
+  EXPECT_DOUBLE_EQ(C.CandidateMicros, 60);
+  EXPECT_DOUBLE_EQ(C.GlueMicros, 100);
+  EXPECT_DOUBLE_EQ(C.OtherMicros, 40);
+  EXPECT_EQ(C.CandidateLaunches, 2u);
+  EXPECT_DOUBLE_EQ(C.coverage(), 0.6);
+  ASSERT_EQ(C.Kernels.size(), 3u);
+  EXPECT_EQ(C.Kernels[0].first, "Memset (Device)");
+  EXPECT_EQ(C.Kernels[1].second.second, 60);
+  // Nothing but glue: nothing to hold against the candidate's share.
+  EXPECT_DOUBLE_EQ(
+      measureKernelCoverage({{"Memset (Device)", 5}}, Mine).coverage(), 1.0);
+}
