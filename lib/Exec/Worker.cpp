@@ -985,6 +985,9 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // arrives when the reference has made the inputs. "load ready" ends the
     // build phase's time limit, "load model" starts the run phase's.
     progress(Report.ProgressFd, "load ready");
+    // The profiler's first start (seconds) overlaps the reference's run.
+    if (Cuda && Options.ProfileKernels)
+      Prelude.attr("warm_profiler")();
     Expected<Json> TaskOrError =
         TaskFirst ? Expected<Json>(std::move(*TaskFirst)) : readTaskFromStdin();
     if (!TaskOrError) {

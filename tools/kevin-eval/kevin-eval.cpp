@@ -71,6 +71,10 @@ int main(int Argc, char **Argv) {
                "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
                "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
+  std::string KernelCoverage;
+  App.add_option("--kernel-coverage", KernelCoverage,
+                 "kevin-run's KEVIN-RT-009 share on CUDA devices (default "
+                 "0.9; 0: no profiled forward)");
   bool NoNamespaces = false;
   App.add_flag("--no-namespaces", NoNamespaces,
                "Candidates get no namespaces of their own (kevin-run's "
@@ -118,8 +122,10 @@ int main(int Argc, char **Argv) {
     return Args;
   };
   Options.BuildStages.push_back(makeStage("run", withSandbox({"--build-only"})));
-  Options.DeviceStages = {
-      makeStage("run", withSandbox({"--device", "{device}"}))};
+  std::vector<std::string> RunArgs = {"--device", "{device}"};
+  if (!KernelCoverage.empty())
+    RunArgs.insert(RunArgs.end(), {"--kernel-coverage", KernelCoverage});
+  Options.DeviceStages = {makeStage("run", withSandbox(RunArgs))};
   if (!NoBench)
     Options.DeviceStages.push_back(
         makeStage("bench", withSandbox({"--device", "{device}"})));
