@@ -178,7 +178,7 @@ namespace {
 /// kevin's binding set, types for kevin's minimal torch/types.h, or real);
 /// given the minimal set it fails on sources marked `needs_full_binding`,
 /// it fails kevin's split binding unit when that holds `binding_breaks`,
-/// and any unit holding `cxx_error`.
+/// and any unit holding `cxx_error`; it hangs on a unit holding `cxx_hang`.
 struct FakeCompilers {
   std::string Dir, Log, CxxLog;
   FakeCompilers() {
@@ -221,6 +221,7 @@ if [ -n "$src" ]; then
     echo "$src(2): error: minimal binding error"; exit 1; fi
   if grep -q cxx_error "$src"; then
     echo "$src(2): error: $hdr cxx error"; exit 1; fi
+  if grep -q cxx_hang "$src"; then exec sleep 30; fi
   case $src in */binding.cpp)
     if grep -q binding_breaks "$src"; then
       echo "$src(2): error: split binding error"; exit 1; fi;;
@@ -252,12 +253,14 @@ fi
   std::vector<std::string> cxxCompiles() const { return lines(CxxLog); }
   /// A CPU extension whose cpp source is CppSource.
   Expected<BuildResult> buildCpu(const std::string &CppSource,
-                                 bool UsePrecompiledHeader = false) const {
+                                 bool UsePrecompiledHeader = false,
+                                 double TimeoutSeconds = 300) const {
     ExtensionSpec Spec = reluSpec();
     Spec.CppSources = {CppSource};
     BuildOptions Options;
     Options.CacheDir = Dir + "/cache";
     Options.UsePrecompiledHeader = UsePrecompiledHeader;
+    Options.TimeoutSeconds = TimeoutSeconds;
     return buildExtension(Spec, toolchain(), Options);
   }
   Expected<BuildResult> build(const std::string &CudaSource) const {
@@ -525,4 +528,42 @@ TEST(BuilderTest, ACandidateErrorInASplitIsReportedFromTheRealHeader) {
   ASSERT_EQ(Calls.size(), 4u);
   EXPECT_EQ(sourceOf(Calls[3]), "main.cpp");
   EXPECT_EQ(headerSetOf(Calls[3]), "real");
+}
+
+TEST(BuilderTest, AMinimalBindingCompileThatTimesOutIsNotRetried) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.buildCpu("// cxx_hang\n", false, 1);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->Outcome, "timeout");
+  ASSERT_EQ(Fake.cxxCompiles().size(), 1u);
+  EXPECT_EQ(headerSetOf(Fake.cxxCompiles()[0]), "minimal");
+}
+
+TEST(BuilderTest, ASplitHalfThatTimesOutIsATimeout) {
+  FakeCompilers Fake;
+  ASSERT_TRUE(Fake.buildCpu("torch::Tensor f(torch::Tensor x);\n", true));
+  Expected<BuildResult> R = Fake.buildCpu(
+      "torch::Tensor f(torch::Tensor x) { return x; } // cxx_hang\n", true, 1);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->Outcome, "timeout");
+  EXPECT_FALSE(R->BindingSplit);
+  // The two halves, and no whole unit after them.
+  EXPECT_EQ(Fake.cxxCompiles().size(), 3u);
+}
+
+TEST(BuilderTest, TorchsHeaderComesWithItsPrecompiledHeaderWhenAsked) {
+  for (bool UsePch : {false, true}) {
+    FakeCompilers Fake;
+    Expected<BuildResult> R = Fake.buildCpu("// needs_full_binding\n", UsePch);
+    ASSERT_TRUE(R) << R.error().message();
+    EXPECT_TRUE(R->Ok) << R->Message;
+    EXPECT_EQ(R->PrecompiledHeaderUsed, UsePch);
+    std::vector<std::string> Calls = Fake.cxxCompiles();
+    ASSERT_EQ(Calls.size(), 2u);
+    EXPECT_EQ(headerSetOf(Calls[1]), "real");
+    EXPECT_EQ(Calls[1].find("/torch_extension.h -Winvalid-pch") !=
+                  std::string::npos,
+              UsePch)
+        << Calls[1];
+  }
 }
