@@ -534,15 +534,18 @@ std::string writeHeaderDir(const std::string &Dir, const HeaderFiles &Files) {
 }
 
 /// kevin's pybind11 binding of the spec's functions, as load_inline
-/// writes it.
-std::string pybindModuleText(const ExtensionSpec &Spec) {
+/// writes it; Callables (when given) name what each function is bound to.
+std::string pybindModuleText(const ExtensionSpec &Spec,
+                             const std::vector<std::string> &Callables = {}) {
   std::string Binding = "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {";
-  for (const auto &[Fn, Doc] : Spec.Functions) {
+  for (size_t I = 0; I < Spec.Functions.size(); ++I) {
+    const auto &[Fn, Doc] = Spec.Functions[I];
+    const std::string &Callee = I < Callables.size() ? Callables[I] : Fn;
     if (Spec.WrapFunctions)
-      Binding += "\nm.def(\"" + Fn + "\", torch::wrap_pybind_function(" + Fn +
-                 "), \"" + Doc + "\");";
+      Binding += "\nm.def(\"" + Fn + "\", torch::wrap_pybind_function(" +
+                 Callee + "), \"" + Doc + "\");";
     else
-      Binding += "\nm.def(\"" + Fn + "\", " + Fn + ", \"" + Doc + "\");";
+      Binding += "\nm.def(\"" + Fn + "\", " + Callee + ", \"" + Doc + "\");";
   }
   return Binding + "\n}\n";
 }
@@ -550,10 +553,12 @@ std::string pybindModuleText(const ExtensionSpec &Spec) {
 /// The binding unit split in two, to be compiled side by side: the
 /// candidate's code (load_inline's unit without the binding) followed by a
 /// check, and a unit of kevin's text holding the bound functions'
-/// prototypes and the binding. The check makes the candidate's unit fail
-/// unless each prototype names the one function the candidate's code
-/// declares by that name (same type, no overloads), and keeps an inline
-/// one emitted for the binding unit to call.
+/// prototypes and the binding. The binding calls each function through a
+/// pointer the candidate's unit defines as `&::f`, so it binds exactly what
+/// load_inline's binding would after the candidate's code (macros and
+/// linkage included). The check makes the candidate's unit fail unless each
+/// prototype means there what it means in the binding unit: no word of it
+/// is a macro, and it names the one function `f` (same type, no overloads).
 struct BindingSplitUnits {
   TranslationUnit Candidate;
   std::string BindingText;
@@ -566,31 +571,48 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
   std::string CandidateCpp;
   for (const std::string &Src : Spec.CppSources)
     CandidateCpp += Src + "\n";
-  std::string Prototypes, Check;
-  unsigned Index = 0;
+  std::string Prototypes, Pointers, Check;
+  std::set<std::string> Words;
+  std::vector<std::string> Callables;
   for (const auto &Function : Spec.Functions) {
     const std::string &Fn = Function.first;
     std::optional<std::string> Prototype = functionPrototype(CandidateCpp, Fn);
     if (!Prototype)
       return std::nullopt;
     Prototypes += *Prototype + ";\n";
-    std::string Keep = "kevin_binding_keep_" + std::to_string(Index++);
-    Check += "static_assert(std::is_same<decltype(&::" + Fn +
-             "), decltype(&kevin_binding_check::" + Fn +
-             ")>::value, \"kevin: the binding's prototype of " + Fn +
-             "\");\n__attribute__((used)) static auto *const " + Keep +
-             " = &::" + Fn + ";\n";
+    for (size_t At = 0; At < Prototype->size();) {
+      size_t End = wordEnd(*Prototype, At);
+      if (End == At) {
+        ++At;
+        continue;
+      }
+      if (!std::isdigit(static_cast<unsigned char>((*Prototype)[At])))
+        Words.insert(Prototype->substr(At, End - At));
+      At = End;
+    }
+    std::string Pointer = "kevin_bound_" + std::to_string(Callables.size());
+    std::string Type = "decltype(&kevin_binding_check::" + Fn + ")";
+    Pointers += "extern \"C\" " + Type + " " + Pointer + ";\n";
+    Check += "static_assert(std::is_same<decltype(&::" + Fn + "), " + Type +
+             ">::value, \"kevin: the binding's prototype of " + Fn + "\");\n" +
+             Type + " " + Pointer + " = &::" + Fn + ";\n";
+    Callables.push_back("+" + Pointer);
   }
+  std::string Guards;
+  for (const std::string &Word : Words)
+    Guards += "#ifdef " + Word + "\n#error kevin_binding: " + Word +
+              " is a macro\n#endif\n";
+  std::string Declarations =
+      "namespace kevin_binding_check {\n" + Prototypes + "}\n" + Pointers;
   BindingSplitUnits Units;
   Units.Candidate = Main;
   Units.Candidate.FileName = "candidate.cpp";
   Units.Candidate.StartsWithExtensionHeader = false;
   size_t BindingAt = Main.Text.rfind("PYBIND11_MODULE(");
-  Units.Candidate.Text = Main.Text.substr(0, BindingAt) +
-                         "namespace kevin_binding_check {\n" + Prototypes +
-                         "}\n" + Check;
+  Units.Candidate.Text =
+      Main.Text.substr(0, BindingAt) + Guards + Declarations + Check;
   Units.BindingText = "// kevin's binding unit (lib/Build/Builder.cpp)\n" +
-                      Prototypes + pybindModuleText(Spec);
+                      Declarations + pybindModuleText(Spec, Callables);
   return Units;
 }
 
@@ -804,9 +826,12 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   std::string FailFile = Options.CacheDir + "/fail/" + Result.Key;
   std::vector<TranslationUnit> Units = writeTranslationUnits(Spec);
 
+  // The units whose diagnostics map to the candidate's lines (the split
+  // candidate unit joins them).
+  std::vector<TranslationUnit> MappedUnits = Units;
   auto mapOutput = [&](const std::string &Output, const std::string &Dir) {
     std::string Mapped = Output;
-    for (const TranslationUnit &U : Units)
+    for (const TranslationUnit &U : MappedUnits)
       Mapped = DiagnosticMapper(U, Dir + U.FileName, Spec.OriginPath,
                                 Spec.OriginText)
                    .map(Mapped);
@@ -894,6 +919,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
        writeFile(Dir + Split->Candidate.FileName, Split->Candidate.Text) ||
        writeFile(Dir + "binding.cpp", Split->BindingText)))
     Split.reset();
+  if (Split)
+    MappedUnits.push_back(Split->Candidate);
 
   // The precompiled header of torch/extension.h is built (once per cache,
   // when missing) by the first unit that wants it, while nvcc already runs
@@ -972,7 +999,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   // The split binding: the candidate's code with kevin's minimal
   // torch/types.h, and the binding unit, side by side. The job that ends
   // last decides; when either failed, the binding unit is compiled whole,
-  // with kevin's binding set first unless the candidate's code failed.
+  // with kevin's binding set first (which has more than the minimal
+  // torch/types.h: code that fails with the one may build with the other).
   Step SplitCandidate, SplitBinding;
   std::atomic<int> SplitLeft{2};
   bool SplitOk = false;
@@ -992,11 +1020,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
       S.Header = TorchHeader::Minimal;
       return;
     }
-    // kevin's check failing (an overload, a prototype the scan misread)
-    // says nothing of the candidate's code.
-    bool CheckFailed =
-        SplitCandidate.Output.find("kevin_binding_") != std::string::npos;
-    compileCxx(MainIndex, SplitCandidate.Ok || CheckFailed);
+    compileCxx(MainIndex, true);
   };
   std::vector<std::function<void()>> Jobs;
   for (size_t I = 0; I < Units.size(); ++I)
@@ -1102,6 +1126,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     return Result;
   }
   // Keep only the library; publish the directory atomically.
+  removeTree(Dir + "kevin-include");
   for (const TranslationUnit &U : Units)
     ::unlink((Dir + U.FileName).c_str());
   for (const std::string &O : Objects)

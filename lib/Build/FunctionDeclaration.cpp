@@ -248,6 +248,15 @@ std::optional<std::string> prototypeAt(const MaskedText &M, size_t NameAt,
 
 } // namespace
 
+std::string codeWithoutComments(const std::string &Text) {
+  MaskedText M(Text);
+  for (size_t At = 0; At < M.Code.size(); ++At)
+    // A directive's `;` marks a boundary for the prototype scan only.
+    if ((M.InLiteral[At] || Text[At] == '#') && M.Code[At] != '\n')
+      M.Code[At] = ' ';
+  return M.Code;
+}
+
 std::optional<std::string> functionPrototype(const std::string &Text,
                                              const std::string &Name) {
   if (Name.empty())

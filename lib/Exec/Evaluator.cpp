@@ -775,10 +775,9 @@ Expected<Verdict> evaluate(const Candidate &C,
         for (const Json &K : Ran.Result["kernels"])
           Events.emplace_back(K.at(0).get<std::string>(),
                               K.at(1).get<double>());
-        // The __global__ functions of the candidate's file and of the
-        // sources its extensions were built from (`load`'s .cu files).
-        std::set<std::string> Mine =
-            globalFunctionNames(readWholeFile(CandidatePath));
+        // The __global__ functions of the sources the candidate's
+        // extensions were built from (`load`'s .cu files included).
+        std::set<std::string> Mine;
         for (const Json &Name : Ran.Result.value("kernel_names", Json::array()))
           if (Name.is_string())
             Mine.insert(Name.get<std::string>());

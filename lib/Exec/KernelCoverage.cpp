@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kevin/Exec/KernelCoverage.h"
+#include "kevin/Build/FunctionDeclaration.h"
 
 #include <algorithm>
 #include <cctype>
@@ -31,14 +32,24 @@ size_t skipParens(const std::string &Text, size_t Open) {
   return std::string::npos;
 }
 
-/// Substrings of torch's fill and copy kernels, launched by host code such
-/// as torch::zeros, .contiguous() or .to(dtype).
-constexpr const char *GlueKernels[] = {"FillFunctor", "fill_kernel",
-                                       "copy_kernel", "CatArrayBatchedCopy"};
+/// What names torch's fill and copy kernels, launched by host code such as
+/// torch::zeros, .contiguous(), .to(dtype) or torch::cat: the fill functor
+/// (a template argument of ATen's elementwise kernel), the copy kernel's
+/// function, cat's batched copy.
+constexpr const char *GlueKernels[] = {"at::native::FillFunctor<",
+                                       "direct_copy_kernel_cuda",
+                                       "CatArrayBatchedCopy"};
+
+/// Namespaces of libraries' kernels: never the candidate's, whatever their
+/// function's name.
+constexpr const char *LibraryNamespaces[] = {
+    "at::",      "c10::",  "cub::",   "thrust::",
+    "cutlass::", "cute::", "flash::", "triton::"};
 
 } // namespace
 
-std::set<std::string> globalFunctionNames(const std::string &Source) {
+std::set<std::string> globalFunctionNames(const std::string &Text) {
+  std::string Source = codeWithoutComments(Text);
   std::set<std::string> Names;
   const std::string Keyword = "__global__";
   for (size_t At = Source.find(Keyword); At != std::string::npos;
@@ -78,7 +89,7 @@ std::set<std::string> globalFunctionNames(const std::string &Source) {
   return Names;
 }
 
-std::string kernelFunctionName(const std::string &ProfiledName) {
+std::string kernelQualifiedName(const std::string &ProfiledName) {
   std::string Name = ProfiledName;
   const std::string Anonymous = "(anonymous namespace)";
   for (size_t P; (P = Name.find(Anonymous)) != std::string::npos;)
@@ -111,10 +122,16 @@ std::string kernelFunctionName(const std::string &ProfiledName) {
       }
     }
   }
-  size_t Start = Head.size();
-  while (Start > 0 && isWordChar(Head[Start - 1]))
+  size_t Start = Head.rfind(' ');
+  return Start == std::string::npos ? Head : Head.substr(Start + 1);
+}
+
+std::string kernelFunctionName(const std::string &ProfiledName) {
+  std::string Qualified = kernelQualifiedName(ProfiledName);
+  size_t Start = Qualified.size();
+  while (Start > 0 && isWordChar(Qualified[Start - 1]))
     --Start;
-  return Head.substr(Start);
+  return Qualified.substr(Start);
 }
 
 const char *kernelKindName(KernelKind K) {
@@ -131,10 +148,18 @@ const char *kernelKindName(KernelKind K) {
 
 KernelKind classifyKernel(const std::string &ProfiledName,
                           const std::set<std::string> &CandidateKernels) {
-  if (ProfiledName.rfind("Memcpy", 0) == 0 ||
-      ProfiledName.rfind("Memset", 0) == 0)
+  // Device-side copies and sets are glue; a copy to or from the host is
+  // not (work done on the CPU and copied back is not the kernels' work).
+  if (ProfiledName.rfind("Memset", 0) == 0 ||
+      ProfiledName.rfind("Memcpy DtoD", 0) == 0)
     return KernelKind::Glue;
-  if (CandidateKernels.count(kernelFunctionName(ProfiledName)))
+  if (ProfiledName.rfind("Memcpy", 0) == 0)
+    return KernelKind::Other;
+  std::string Qualified = kernelQualifiedName(ProfiledName);
+  bool Library = false;
+  for (const char *Namespace : LibraryNamespaces)
+    Library |= Qualified.rfind(Namespace, 0) == 0;
+  if (!Library && CandidateKernels.count(kernelFunctionName(ProfiledName)))
     return KernelKind::Candidate;
   for (const char *Glue : GlueKernels)
     if (ProfiledName.find(Glue) != std::string::npos)

@@ -945,6 +945,11 @@ int runCandidateWorker(const WorkerOptions &Options) {
       TaskFirst = std::move(*Early);
     }
 
+    // KEVIN-RT-009's functions, taken before the candidate can replace
+    // them in the prelude's module.
+    py::object WarmProfiler = Prelude.attr("warm_profiler");
+    py::object ProfileKernels = Prelude.attr("profile_kernels");
+
     // Load: import the candidate (its load_inline calls build here).
     progress(Report.ProgressFd, "load");
     auto LoadStart = Clock::now();
@@ -987,7 +992,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
     progress(Report.ProgressFd, "load ready");
     // The profiler's first start (seconds) overlaps the reference's run.
     if (Cuda && Options.ProfileKernels)
-      Prelude.attr("warm_profiler")();
+      WarmProfiler();
     Expected<Json> TaskOrError =
         TaskFirst ? Expected<Json>(std::move(*TaskFirst)) : readTaskFromStdin();
     if (!TaskOrError) {
@@ -1232,7 +1237,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
           Prelude, Task["trials"][Options.Trials - 1]["inputs"], Previous);
       py::object Work;
       try {
-        Work = Prelude.attr("profile_kernels")(Model, Args);
+        Work = ProfileKernels(Model, Args);
       } catch (py::error_already_set &E) {
         if (isSystemExit(E)) {
           Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");

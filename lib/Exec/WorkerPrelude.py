@@ -252,12 +252,17 @@ def float64_model(model):
         return None
 
 
-# Captured before any candidate code runs.
+# Captured before any candidate code runs (a candidate that replaces
+# torch.profiler's attributes later does not reach these).
 _profiler = getattr(torch, "profiler", None)
+_profile = getattr(_profiler, "profile", None)
+_activity = getattr(_profiler, "ProfilerActivity", None)
+_cuda_device_type = getattr(getattr(torch.autograd, "DeviceType", None),
+                            "CUDA", None)
 
 
 def _profiler_usable():
-    return _profiler is not None and hasattr(_profiler, "ProfilerActivity")
+    return _profile is not None and _activity is not None
 
 
 def warm_profiler():
@@ -270,7 +275,7 @@ def warm_profiler():
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            with _profiler.profile(activities=[_profiler.ProfilerActivity.CUDA]):
+            with _profile(activities=[_activity.CUDA]):
                 pass
     except Exception:
         pass
@@ -283,12 +288,11 @@ def profile_kernels(model, args):
     forward itself propagate."""
     if not _profiler_usable():
         return "torch %s has no torch.profiler" % torch.__version__
-    activity = _profiler.ProfilerActivity
     torch.cuda.synchronize()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            prof = _profiler.profile(activities=[activity.CPU, activity.CUDA])
+            prof = _profile(activities=[_activity.CPU, _activity.CUDA])
             prof.__enter__()
         except Exception as err:
             return "the profiler did not start: %s" % err
@@ -304,9 +308,8 @@ def profile_kernels(model, args):
         events = prof.events()
     except Exception as err:
         return "the profiler's events could not be read: %s" % err
-    cuda = torch.autograd.DeviceType.CUDA
-    work = [[e.name, float(e.time_range.elapsed_us())]
-            for e in events if getattr(e, "device_type", None) == cuda]
+    work = [[e.name, float(e.time_range.elapsed_us())] for e in events
+            if getattr(e, "device_type", None) == _cuda_device_type]
     if not work:  # older torch: kernels hang on the CPU events that ran them
         work = [[k.name, float(k.duration)]
                 for e in events for k in getattr(e, "kernels", [])]

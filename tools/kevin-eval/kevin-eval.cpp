@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -71,16 +72,20 @@ int main(int Argc, char **Argv) {
                "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
                "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
-  std::string KernelCoverage;
+  std::optional<double> KernelCoverage;
   App.add_option("--kernel-coverage", KernelCoverage,
-                 "kevin-run's KEVIN-RT-009 share on CUDA devices (default "
-                 "0.9; 0: no profiled forward)");
+                 "kevin-run's KEVIN-RT-009 share on CUDA devices, from 0 to "
+                 "1 (default 0.9; 0: no profiled forward)");
   bool NoNamespaces = false;
   App.add_flag("--no-namespaces", NoNamespaces,
                "Candidates get no namespaces of their own (kevin-run's "
                "option, for machines where they misbehave)");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
+  if (KernelCoverage && !(*KernelCoverage >= 0 && *KernelCoverage <= 1)) {
+    Tool.usageError("--kernel-coverage must be a number from 0 to 1");
+    return ExitError;
+  }
 
   // Candidates are matched against every task; --task then selects.
   auto Tasks = findTasks(TasksDir, {});
@@ -123,8 +128,11 @@ int main(int Argc, char **Argv) {
   };
   Options.BuildStages.push_back(makeStage("run", withSandbox({"--build-only"})));
   std::vector<std::string> RunArgs = {"--device", "{device}"};
-  if (!KernelCoverage.empty())
-    RunArgs.insert(RunArgs.end(), {"--kernel-coverage", KernelCoverage});
+  if (KernelCoverage) {
+    std::ostringstream Share;
+    Share << *KernelCoverage;
+    RunArgs.insert(RunArgs.end(), {"--kernel-coverage", Share.str()});
+  }
   Options.DeviceStages = {makeStage("run", withSandbox(RunArgs))};
   if (!NoBench)
     Options.DeviceStages.push_back(

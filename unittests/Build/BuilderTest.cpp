@@ -523,11 +523,15 @@ TEST(BuilderTest, ACandidateErrorInASplitIsReportedFromTheRealHeader) {
   EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Full);
   EXPECT_NE(R->Message.find("real cxx error"), std::string::npos) << R->Message;
   EXPECT_EQ(R->Message.find("types cxx error"), std::string::npos);
-  // No second try with kevin's binding set: the candidate's code failed.
+  EXPECT_EQ(R->Message.find("minimal cxx error"), std::string::npos);
+  // The whole unit with kevin's binding set (it has more than the minimal
+  // torch/types.h), then with torch's header, whose message is reported.
   std::vector<std::string> Calls = Fake.cxxCompiles();
-  ASSERT_EQ(Calls.size(), 4u);
+  ASSERT_EQ(Calls.size(), 5u);
   EXPECT_EQ(sourceOf(Calls[3]), "main.cpp");
-  EXPECT_EQ(headerSetOf(Calls[3]), "real");
+  EXPECT_EQ(headerSetOf(Calls[3]), "minimal");
+  EXPECT_EQ(sourceOf(Calls[4]), "main.cpp");
+  EXPECT_EQ(headerSetOf(Calls[4]), "real");
 }
 
 TEST(BuilderTest, AMinimalBindingCompileThatTimesOutIsNotRetried) {

@@ -5,18 +5,19 @@
 
 using namespace kevin;
 
-TEST(KernelCoverageTest, GlobalFunctionNamesFromACandidateFile) {
-  std::string File = R"(
-cuda_source = r"""
+TEST(KernelCoverageTest, GlobalFunctionNamesOfASource) {
+  std::string Source = R"(
 template <typename T>
 __global__ void relu_kernel(const T* x, T* y, int n) {}
 extern "C" __global__ void __launch_bounds__(256, 2) softmax_rows(float* y) {}
 __global__ __launch_bounds__(128) void scale(float* y);
 static __global__ void __attribute__((noinline)) add_one(float* y) {}
 __device__ float helper(float v) { return v; }
-"""
+// __global__ void vectorized_elementwise_kernel(float* y)
+/* __global__ void reduce_kernel(float* y) */
+const char* note = "__global__ void in_a_string(";
 )";
-  EXPECT_EQ(globalFunctionNames(File),
+  EXPECT_EQ(globalFunctionNames(Source),
             (std::set<std::string>{"relu_kernel", "softmax_rows", "scale",
                                    "add_one"}));
   EXPECT_TRUE(globalFunctionNames("my__global__x(); __global__;").empty());
@@ -37,6 +38,8 @@ TEST(KernelCoverageTest, FunctionNamesOfProfiledKernels) {
             "vectorized_elementwise_kernel");
   EXPECT_EQ(kernelFunctionName("ampere_sgemm_128x64_nn"),
             "ampere_sgemm_128x64_nn");
+  EXPECT_EQ(kernelQualifiedName("void at::native::reduce_kernel<512, 1>(int)"),
+            "at::native::reduce_kernel");
 }
 
 TEST(KernelCoverageTest, KernelsAreTheCandidatesGlueOrOther) {
@@ -45,8 +48,7 @@ TEST(KernelCoverageTest, KernelsAreTheCandidatesGlueOrOther) {
                            "int)",
                            Mine),
             KernelKind::Candidate);
-  EXPECT_EQ(classifyKernel("Memcpy HtoD (Pageable -> Device)", Mine),
-            KernelKind::Glue);
+  EXPECT_EQ(classifyKernel("Memset (Device)", Mine), KernelKind::Glue);
   EXPECT_EQ(classifyKernel("void at::native::vectorized_elementwise_kernel<4, "
                            "at::native::FillFunctor<float>, "
                            "at::detail::Array<char*, 1> >(int, "
@@ -55,6 +57,33 @@ TEST(KernelCoverageTest, KernelsAreTheCandidatesGlueOrOther) {
                            Mine),
             KernelKind::Glue);
   EXPECT_EQ(classifyKernel("ampere_sgemm_128x64_nn", Mine), KernelKind::Other);
+  // A library's kernel of the same name is not the candidate's.
+  EXPECT_EQ(classifyKernel("void at::native::relu_kernel<float>(float*)", Mine),
+            KernelKind::Other);
+  EXPECT_EQ(classifyKernel("void mine::relu_kernel<float>(float*)", Mine),
+            KernelKind::Candidate);
+  // Device-side copies are glue; host-device copies and ATen's compute
+  // kernels with "fill" or "copy" in their names are not.
+  EXPECT_EQ(classifyKernel("Memcpy DtoD (Device -> Device)", Mine),
+            KernelKind::Glue);
+  EXPECT_EQ(classifyKernel("Memcpy DtoH (Device -> Pageable)", Mine),
+            KernelKind::Other);
+  EXPECT_EQ(classifyKernel("void at::native::elementwise_kernel<128, 4, "
+                           "at::native::gpu_kernel_impl<at::native::"
+                           "direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+                           "{lambda()#3}> >(int)",
+                           Mine),
+            KernelKind::Glue);
+  EXPECT_EQ(classifyKernel("void at::native::elementwise_kernel<128, 4, "
+                           "at::native::masked_fill_kernel(at::"
+                           "TensorIterator&, c10::Scalar const&)::"
+                           "{lambda()#1}> >(int)",
+                           Mine),
+            KernelKind::Other);
+  EXPECT_EQ(classifyKernel("void at::native::index_copy_kernel_impl<float>("
+                           "float*)",
+                           Mine),
+            KernelKind::Other);
   EXPECT_EQ(classifyKernel("void at::native::(anonymous namespace)::"
                            "cunn_SoftMaxForward<4, float, float, float, "
                            "at::native::(anonymous namespace)::"

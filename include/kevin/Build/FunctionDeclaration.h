@@ -29,6 +29,10 @@ namespace kevin {
 std::optional<std::string> functionPrototype(const std::string &Text,
                                              const std::string &Name);
 
+/// Text with its comments, preprocessor directives and string and character
+/// literals blanked (line breaks kept): only code is left to scan.
+std::string codeWithoutComments(const std::string &Text);
+
 } // namespace kevin
 
 #endif // KEVIN_BUILD_FUNCTIONDECLARATION_H

@@ -1,12 +1,11 @@
-//===-- kevin/Exec/KernelCoverage.h - whose kernels did the work -*- C++
-//-*-===//
+//===-- kevin/Exec/KernelCoverage.h - whose kernels ran ---------*- C++ -*-===//
 //
 // KEVIN-RT-009: one forward of the candidate runs under torch's profiler
 // (in the candidate's worker), and kevin-run sorts the GPU kernels it
-// recorded: the candidate's own (a `__global__` function its source
-// defines), torch's glue (fills, copies, memsets), and the rest (ATen
-// compute, cuBLAS, cuDNN, Triton...). The candidate's kernels must have run
-// and done most of the work.
+// recorded: the candidate's own (a `__global__` function of the sources its
+// extensions were built from), torch's glue (fills, copies, memsets), and
+// the rest (ATen compute, cuBLAS, cuDNN, Triton, host-device copies...).
+// The candidate's kernels must have run and done most of the work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,19 +19,25 @@
 
 namespace kevin {
 
-/// The names of the `__global__` functions Source defines or declares (a
-/// text scan of the candidate file: its CUDA strings are in it).
+/// The names of the `__global__` functions a C++/CUDA source defines or
+/// declares (a text scan; comments and directives do not count).
 std::set<std::string> globalFunctionNames(const std::string &Source);
 
-/// The unqualified function name of a kernel as the profiler names it:
-/// `void ns::relu_kernel<float>(float const*, float*, int)` -> `relu_kernel`.
+/// A kernel's function as the profiler names it, qualified and without
+/// template arguments, signature or return type:
+/// `void ns::relu_kernel<float>(float const*, float*, int)` ->
+/// `ns::relu_kernel`.
+std::string kernelQualifiedName(const std::string &ProfiledName);
+/// The same without its qualifiers: `relu_kernel`.
 std::string kernelFunctionName(const std::string &ProfiledName);
 
 enum class KernelKind { Candidate, Glue, Other };
 const char *kernelKindName(KernelKind K);
 
-/// Candidate when the kernel's function is one of CandidateKernels; Glue
-/// for torch's fills and copies and the driver's memcpy/memset; Other.
+/// Candidate when the kernel's function is one of CandidateKernels and not
+/// in a library's namespace (at::, c10::, cub::, thrust::, cutlass::, ...);
+/// Glue for torch's fills and copies and device-side memcpy/memset; Other
+/// (host-device copies included).
 KernelKind classifyKernel(const std::string &ProfiledName,
                           const std::set<std::string> &CandidateKernels);
 
