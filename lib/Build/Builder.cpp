@@ -592,7 +592,10 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
     }
     std::string Pointer = "kevin_bound_" + std::to_string(Callables.size());
     std::string Type = "decltype(&kevin_binding_check::" + Fn + ")";
-    Pointers += "extern \"C\" " + Type + " " + Pointer + ";\n";
+    // Hidden: resolved within the extension's own library, so another
+    // extension's pointer of the same name cannot stand in for it.
+    Pointers += "extern \"C\" __attribute__((visibility(\"hidden\"))) " + Type +
+                " " + Pointer + ";\n";
     Check += "static_assert(std::is_same<decltype(&::" + Fn + "), " + Type +
              ">::value, \"kevin: the binding's prototype of " + Fn + "\");\n" +
              Type + " " + Pointer + " = &::" + Fn + ";\n";
