@@ -55,7 +55,7 @@ std::string uniqueTag() {
 using Clock = std::chrono::steady_clock;
 
 /// Bumped when the unit layout or the flags kevin adds change.
-constexpr const char *BuilderVersion = "kevin-build-5";
+constexpr const char *BuilderVersion = "kevin-build-6";
 /// Stands for the private build directory in remembered failures.
 constexpr const char *BuildDirToken = "@KEVIN_BUILD_DIR@/";
 
@@ -556,9 +556,9 @@ std::string pybindModuleText(const ExtensionSpec &Spec,
 /// prototypes and the binding. The binding calls each function through a
 /// pointer the candidate's unit defines as `&::f`, so it binds exactly what
 /// load_inline's binding would after the candidate's code (macros and
-/// linkage included). The check makes the candidate's unit fail unless each
-/// prototype means there what it means in the binding unit: no word of it
-/// is a macro, and it names the one function `f` (same type, no overloads).
+/// linkage included). The checks make either unit fail unless each
+/// prototype means the same in both: no word of it is a macro in either,
+/// and it names the one function `f` (same type, no overloads).
 struct BindingSplitUnits {
   TranslationUnit Candidate;
   std::string BindingText;
@@ -586,8 +586,14 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
         ++At;
         continue;
       }
-      if (!std::isdigit(static_cast<unsigned char>((*Prototype)[At])))
-        Words.insert(Prototype->substr(At, End - At));
+      std::string Word = Prototype->substr(At, End - At);
+      // Operator names (`and`, `not`, ...) cannot be macros.
+      static const std::set<std::string> OperatorNames = {
+          "and",    "and_eq", "bitand", "bitor", "compl", "not",
+          "not_eq", "or",     "or_eq",  "xor",   "xor_eq"};
+      if (!std::isdigit(static_cast<unsigned char>(Word[0])) &&
+          !OperatorNames.count(Word))
+        Words.insert(Word);
       At = End;
     }
     std::string Pointer = "kevin_bound_" + std::to_string(Callables.size());
@@ -614,8 +620,9 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
   size_t BindingAt = Main.Text.rfind("PYBIND11_MODULE(");
   Units.Candidate.Text =
       Main.Text.substr(0, BindingAt) + Guards + Declarations + Check;
+  // The guards go in kevin's unit too: its headers define other macros.
   Units.BindingText = "// kevin's binding unit (lib/Build/Builder.cpp)\n" +
-                      Declarations + pybindModuleText(Spec, Callables);
+                      Guards + Declarations + pybindModuleText(Spec, Callables);
   return Units;
 }
 

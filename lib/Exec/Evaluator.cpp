@@ -777,11 +777,15 @@ Expected<Verdict> evaluate(const Candidate &C,
                               K.at(1).get<double>());
         // The __global__ functions of the sources the candidate's
         // extensions were built from (`load`'s .cu files included).
-        std::set<std::string> Mine;
-        for (const Json &Name : Ran.Result.value("kernel_names", Json::array()))
-          if (Name.is_string())
-            Mine.insert(Name.get<std::string>());
-        KernelCoverage KC = measureKernelCoverage(Events, Mine);
+        auto namesIn = [&](const char *Key) {
+          std::set<std::string> Names;
+          for (const Json &Name : Ran.Result.value(Key, Json::array()))
+            if (Name.is_string())
+              Names.insert(Name.get<std::string>());
+          return Names;
+        };
+        KernelCoverage KC = measureKernelCoverage(
+            Events, namesIn("kernel_names"), namesIn("kernel_namespaces"));
         KernelsRecord = kernelCoverageJson(KC, Options.KernelCoverage);
         if (auto Failure = kernelCoverageFailure(KC, Options.KernelCoverage);
             Failure && Verdict_ == Outcome::Ok)

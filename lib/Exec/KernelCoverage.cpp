@@ -1,8 +1,9 @@
 //===-- KernelCoverage.cpp - whose kernels did the work -------------------===//
 //
-// Text scans only: `__global__` names in the candidate's file, function names
-// in the profiler's demangled kernel names, and a short list of torch's glue
-// kernels (fills and copies) that honest host code launches.
+// Text scans only: `__global__` and namespace names in the sources the
+// candidate's extensions were built from, function names in the profiler's
+// demangled kernel names, and a short list of torch's glue kernels (fills and
+// copies) that honest host code launches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,17 +35,20 @@ size_t skipParens(const std::string &Text, size_t Open) {
 
 /// What names torch's fill and copy kernels, launched by host code such as
 /// torch::zeros, .contiguous(), .to(dtype) or torch::cat: the fill functor
-/// (a template argument of ATen's elementwise kernel), the copy kernel's
-/// function, cat's batched copy.
-constexpr const char *GlueKernels[] = {"at::native::FillFunctor<",
-                                       "direct_copy_kernel_cuda",
-                                       "CatArrayBatchedCopy"};
+/// (a template argument of ATen's elementwise kernel), the copy kernels'
+/// functions (casts to 16- and 8-bit floats have their own), cat's batched
+/// copy.
+constexpr const char *GlueKernels[] = {
+    "at::native::FillFunctor<", "direct_copy_kernel_cuda",
+    "float16_copy_kernel_cuda", "bfloat16_copy_kernel_cuda",
+    "float8_copy_kernel_cuda",  "CatArrayBatchedCopy"};
 
 /// Namespaces of libraries' kernels: never the candidate's, whatever their
 /// function's name.
 constexpr const char *LibraryNamespaces[] = {
-    "at::",      "c10::",  "cub::",   "thrust::",
-    "cutlass::", "cute::", "flash::", "triton::"};
+    "at::",     "at_cuda_detail::", "c10::",   "cub::",
+    "thrust::", "cutlass::",        "cute::",  "pytorch_flash::",
+    "cudnn::",  "cublasLt::",       "triton::"};
 
 } // namespace
 
@@ -134,6 +138,34 @@ std::string kernelFunctionName(const std::string &ProfiledName) {
   return Qualified.substr(Start);
 }
 
+std::set<std::string> declaredNamespaces(const std::string &Text) {
+  std::string Source = codeWithoutComments(Text);
+  std::set<std::string> Names;
+  const std::string Keyword = "namespace";
+  for (size_t At = Source.find(Keyword); At != std::string::npos;
+       At = Source.find(Keyword, At + 1)) {
+    size_t End = At + Keyword.size();
+    if ((At > 0 && isWordChar(Source[At - 1])) ||
+        (End < Source.size() && isWordChar(Source[End])))
+      continue;
+    // `namespace a::b {` names both.
+    for (size_t I = End; I < Source.size();) {
+      while (I < Source.size() &&
+             (std::isspace(static_cast<unsigned char>(Source[I])) ||
+              Source[I] == ':'))
+        ++I;
+      size_t WordEnd = I;
+      while (WordEnd < Source.size() && isWordChar(Source[WordEnd]))
+        ++WordEnd;
+      if (WordEnd == I)
+        break;
+      Names.insert(Source.substr(I, WordEnd - I));
+      I = WordEnd;
+    }
+  }
+  return Names;
+}
+
 const char *kernelKindName(KernelKind K) {
   switch (K) {
   case KernelKind::Candidate:
@@ -147,7 +179,8 @@ const char *kernelKindName(KernelKind K) {
 }
 
 KernelKind classifyKernel(const std::string &ProfiledName,
-                          const std::set<std::string> &CandidateKernels) {
+                          const std::set<std::string> &CandidateKernels,
+                          const std::set<std::string> &CandidateNamespaces) {
   // Device-side copies and sets are glue; a copy to or from the host is
   // not (work done on the CPU and copied back is not the kernels' work).
   if (ProfiledName.rfind("Memset", 0) == 0 ||
@@ -155,11 +188,19 @@ KernelKind classifyKernel(const std::string &ProfiledName,
     return KernelKind::Glue;
   if (ProfiledName.rfind("Memcpy", 0) == 0)
     return KernelKind::Other;
+  // The candidate's: one of its kernels' names, in no namespace or in
+  // namespaces its sources declare, never a library's.
   std::string Qualified = kernelQualifiedName(ProfiledName);
-  bool Library = false;
+  bool Own = CandidateKernels.count(kernelFunctionName(ProfiledName)) > 0;
   for (const char *Namespace : LibraryNamespaces)
-    Library |= Qualified.rfind(Namespace, 0) == 0;
-  if (!Library && CandidateKernels.count(kernelFunctionName(ProfiledName)))
+    Own &= Qualified.rfind(Namespace, 0) != 0;
+  for (size_t Start = 0, Colons;
+       Own && (Colons = Qualified.find("::", Start)) != std::string::npos;
+       Start = Colons + 2) {
+    std::string Namespace = Qualified.substr(Start, Colons - Start);
+    Own = Namespace == "anonymous" || CandidateNamespaces.count(Namespace);
+  }
+  if (Own)
     return KernelKind::Candidate;
   for (const char *Glue : GlueKernels)
     if (ProfiledName.find(Glue) != std::string::npos)
@@ -174,11 +215,12 @@ double KernelCoverage::coverage() const {
 
 KernelCoverage
 measureKernelCoverage(const std::vector<std::pair<std::string, double>> &Events,
-                      const std::set<std::string> &CandidateKernels) {
+                      const std::set<std::string> &CandidateKernels,
+                      const std::set<std::string> &CandidateNamespaces) {
   KernelCoverage C;
   std::map<std::string, std::pair<KernelKind, double>> ByName;
   for (const auto &[Name, Micros] : Events) {
-    KernelKind K = classifyKernel(Name, CandidateKernels);
+    KernelKind K = classifyKernel(Name, CandidateKernels, CandidateNamespaces);
     auto &Entry = ByName.emplace(Name, std::make_pair(K, 0.0)).first->second;
     Entry.second += Micros;
     switch (K) {

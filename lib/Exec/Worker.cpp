@@ -111,8 +111,10 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
   Spec.OriginPath = Builder->OriginPath;
   Spec.OriginText = Builder->OriginText;
   for (const std::vector<std::string> *Sources : {&Cpp, &Cuda})
-    for (const std::string &Source : *Sources)
+    for (const std::string &Source : *Sources) {
       Builder->KernelNames.merge(globalFunctionNames(Source));
+      Builder->KernelNamespaces.merge(declaredNamespaces(Source));
+    }
   progress(Builder->ProgressFd, "build");
   Expected<BuildResult> R = [&] {
     py::gil_scoped_release Release;
@@ -405,6 +407,9 @@ int waitForChild(pid_t Child) {
   ::_exit(WIFEXITED(Status) ? WEXITSTATUS(Status) : ExitError);
 }
 
+/// Set once this worker is process 2 of a PID namespace of its own.
+bool InOwnPidNamespace = false;
+
 /// Moves the rest of this worker into a PID namespace of its own, in which
 /// it is process 2 under a small init (process 1). The process kevin-run
 /// started waits outside, and ends as the worker ended; when the init
@@ -468,9 +473,10 @@ bool enterPidNamespace() {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   ::close(Status[1]);
   // A process the candidate left sees its parent change the moment the
-  // worker ends, before the init can end the namespace: on a worker's
-  // normal exit it is killed first (kill(-1) spares the init and the
-  // worker). A candidate that calls _exit leaves that window open.
+  // worker ends, before the init can end the namespace: endWorkerProcess
+  // and exit() kill it first (kill(-1) spares the init and the worker). A
+  // candidate that calls _exit leaves that window open.
+  InOwnPidNamespace = true;
   std::atexit([] { ::kill(-1, SIGKILL); });
   return ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
                  nullptr) == 0;
@@ -902,6 +908,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
     }
     Report.Value["builds"] = State.Builds;
     Report.Value["kernel_names"] = State.KernelNames;
+    Report.Value["kernel_namespaces"] = State.KernelNamespaces;
     Report.Value["build_seconds"] = State.Seconds;
     progress(Report.ProgressFd, "done");
     return writeJson(Options.Dir, protocol::ResultJson, Report.Value)
@@ -1275,6 +1282,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
                 Message.substr(0, 2000));
     return finish(Stage::Run);
   }
+}
+
+void endWorkerProcess(int Code) {
+  std::fflush(nullptr);
+  if (worker::InOwnPidNamespace)
+    ::kill(-1, SIGKILL);
+  std::_Exit(Code);
 }
 
 } // namespace kevin

@@ -309,7 +309,8 @@ def profile_kernels(model, args):
     except Exception as err:
         return "the profiler's events could not be read: %s" % err
     work = [[e.name, float(e.time_range.elapsed_us())] for e in events
-            if getattr(e, "device_type", None) == _cuda_device_type]
+            if _cuda_device_type is not None
+            and getattr(e, "device_type", None) == _cuda_device_type]
     if not work:  # older torch: kernels hang on the CPU events that ran them
         work = [[k.name, float(k.duration)]
                 for e in events for k in getattr(e, "kernels", [])]

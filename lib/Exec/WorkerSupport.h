@@ -43,8 +43,9 @@ struct BuilderState {
   std::string FailMessage;
   double Seconds = 0;
   int ProgressFd = -1;
-  /// The `__global__` functions of the sources it was given (KEVIN-RT-009).
-  std::set<std::string> KernelNames;
+  /// The `__global__` functions and the namespaces of the sources it was
+  /// given (KEVIN-RT-009).
+  std::set<std::string> KernelNames, KernelNamespaces;
 };
 /// The state the embedded _kevin_build module uses (one per process).
 extern BuilderState *Builder;

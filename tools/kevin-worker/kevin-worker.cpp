@@ -67,7 +67,6 @@ int main(int Argc, char **Argv) {
              : Mode == "bench-reference" ? runBenchReferenceWorker(Options)
                                          : runBenchCandidateWorker(Options);
   // The result file is written: leave without running exit handlers or
-  // destructors (the candidate's, Python's, the CUDA runtime's).
-  std::fflush(nullptr);
-  std::_Exit(Code);
+  // destructors, and with nothing of the candidate's left running.
+  endWorkerProcess(Code);
 }

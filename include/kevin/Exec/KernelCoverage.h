@@ -23,6 +23,9 @@ namespace kevin {
 /// declares (a text scan; comments and directives do not count).
 std::set<std::string> globalFunctionNames(const std::string &Source);
 
+/// The namespaces a C++/CUDA source declares (`namespace a::b {` gives both).
+std::set<std::string> declaredNamespaces(const std::string &Source);
+
 /// A kernel's function as the profiler names it, qualified and without
 /// template arguments, signature or return type:
 /// `void ns::relu_kernel<float>(float const*, float*, int)` ->
@@ -34,12 +37,14 @@ std::string kernelFunctionName(const std::string &ProfiledName);
 enum class KernelKind { Candidate, Glue, Other };
 const char *kernelKindName(KernelKind K);
 
-/// Candidate when the kernel's function is one of CandidateKernels and not
-/// in a library's namespace (at::, c10::, cub::, thrust::, cutlass::, ...);
-/// Glue for torch's fills and copies and device-side memcpy/memset; Other
+/// Candidate when the kernel's function is one of CandidateKernels, in no
+/// namespace, an anonymous one or CandidateNamespaces, and never a
+/// library's (at::, c10::, cub::, thrust::, cutlass::, cudnn::, ...); Glue
+/// for torch's fills and copies and device-side memcpy/memset; Other
 /// (host-device copies included).
 KernelKind classifyKernel(const std::string &ProfiledName,
-                          const std::set<std::string> &CandidateKernels);
+                          const std::set<std::string> &CandidateKernels,
+                          const std::set<std::string> &CandidateNamespaces);
 
 /// GPU time of one profiled forward, by kind.
 struct KernelCoverage {
@@ -54,7 +59,8 @@ struct KernelCoverage {
 
 KernelCoverage
 measureKernelCoverage(const std::vector<std::pair<std::string, double>> &Events,
-                      const std::set<std::string> &CandidateKernels);
+                      const std::set<std::string> &CandidateKernels,
+                      const std::set<std::string> &CandidateNamespaces);
 
 } // namespace kevin
 

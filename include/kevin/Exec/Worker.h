@@ -75,6 +75,12 @@ struct WorkerOptions {
 /// with _Exit, so no exit handler of the candidate (or of a CUDA context it
 /// broke) runs after the result is written.
 int runReferenceWorker(const WorkerOptions &Options);
+
+/// Ends the worker process with Code, running no exit handler or destructor
+/// (the candidate's, Python's, the CUDA runtime's). In a PID namespace of
+/// its own, it first kills every other process the candidate left there:
+/// one that waits for the worker to end must not see it end.
+[[noreturn]] void endWorkerProcess(int Code);
 int runCandidateWorker(const WorkerOptions &Options);
 int runBenchReferenceWorker(const WorkerOptions &Options);
 int runBenchCandidateWorker(const WorkerOptions &Options);
