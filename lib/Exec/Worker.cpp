@@ -1051,12 +1051,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
         if (THPVariable_Check(P.ptr()))
           Owned.push_back(storageRange(fromPython(P)));
 
-    // Calls forward; a raised exception or exit is reported (after Which:
-    // "trial 3"), and false.
+    // Calls forward (or Through(model, args), which calls it); a raised
+    // exception or exit is reported (after Which: "trial 3"), and false.
     auto callModel = [&](const py::list &Args, const std::string &Which,
-                         py::object &Out) {
+                         py::object &Out,
+                         const py::object &Through = py::object()) {
       try {
-        Out = Model(*Args);
+        Out = Through ? Through(Model, Args) : Model(*Args);
         if (Cuda)
           Prelude.attr("cuda_synchronize")();
         return true;
@@ -1243,22 +1244,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
       py::list Args = trialArguments(
           Prelude, Task["trials"][Options.Trials - 1]["inputs"], Previous);
       py::object Work;
-      try {
-        Work = ProfileKernels(Model, Args);
-      } catch (py::error_already_set &E) {
-        if (isSystemExit(E)) {
-          Report.fail(Stage::Run, Outcome::EarlyExit, "forward called exit");
-          return finish(Stage::Run);
-        }
-        std::string Message =
-            Prelude
-                .attr("describe")(E.value(), Options.Candidate, Display,
-                                  E.trace())
-                .cast<std::string>();
-        Report.fail(Stage::Run, classifyException(Message),
-                    "the profiled forward: " + Message);
+      if (!callModel(Args, "the profiled forward", Work, ProfileKernels))
         return finish(Stage::Run);
-      }
       if (py::isinstance<py::str>(Work))
         Report.Value["kernels_unavailable"] = Work.cast<std::string>();
       else
