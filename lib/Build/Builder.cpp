@@ -366,10 +366,6 @@ constexpr const char *MinimalBindingHeader =
     "#include <torch/csrc/utils/python_numbers.h>\n"
     "#include <torch/csrc/utils/python_tuples.h>\n";
 
-bool isWordChar(char C) {
-  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
-}
-
 /// The end of the word (identifier or number) that starts at At.
 size_t wordEnd(const std::string &Text, size_t At) {
   while (At < Text.size() && isWordChar(Text[At]))
@@ -565,12 +561,10 @@ struct BindingSplitUnits {
 };
 
 std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
-                                              const TranslationUnit &Main) {
+                                              const TranslationUnit &Main,
+                                              const std::string &CandidateCpp) {
   if (Spec.Functions.empty())
     return std::nullopt;
-  std::string CandidateCpp;
-  for (const std::string &Src : Spec.CppSources)
-    CandidateCpp += Src + "\n";
   std::string Prototypes, Pointers, Check;
   std::set<std::string> Words;
   std::vector<std::string> Callables;
@@ -920,7 +914,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     if (BuildBindingPch)
       BindingPch.clear();
     else
-      Split = splitBinding(Spec, Units[MainIndex]);
+      Split = splitBinding(Spec, Units[MainIndex], CandidateCpp);
   }
   if (Split && MinimalDir.empty())
     MinimalDir = writeHeaderDir(Dir + "kevin-include/minimal", MinimalHeaders);

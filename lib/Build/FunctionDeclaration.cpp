@@ -14,11 +14,12 @@
 #include <vector>
 
 namespace kevin {
-namespace {
 
 bool isWordChar(char C) {
   return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
 }
+
+namespace {
 
 bool isSpace(char C) { return std::isspace(static_cast<unsigned char>(C)); }
 

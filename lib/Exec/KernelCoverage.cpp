@@ -17,10 +17,6 @@
 namespace kevin {
 namespace {
 
-bool isWordChar(char C) {
-  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
-}
-
 /// The index after the parenthesized group that opens at Open, or npos.
 size_t skipParens(const std::string &Text, size_t Open) {
   int Depth = 0;

@@ -29,6 +29,9 @@ namespace kevin {
 std::optional<std::string> functionPrototype(const std::string &Text,
                                              const std::string &Name);
 
+/// Whether C can be part of an identifier (or a number): the scans' words.
+bool isWordChar(char C);
+
 /// Text with its comments, preprocessor directives and string and character
 /// literals blanked (line breaks kept): only code is left to scan.
 std::string codeWithoutComments(const std::string &Text);
