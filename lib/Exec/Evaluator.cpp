@@ -159,9 +159,13 @@ kernelCoverageFailure(const KernelCoverage &KC, double Required) {
   auto percent = [](double Share) {
     return std::to_string(static_cast<int>(std::lround(Share * 100))) + "%";
   };
+  // The kernel with the most time of those not the candidate's (of the
+  // others' alone when the share is what failed: glue counts for neither).
+  bool OthersOnly = KC.CandidateLaunches > 0;
   std::string Top;
   for (const auto &[Name, KindMicros] : KC.Kernels)
-    if (KindMicros.first != KernelKind::Candidate) {
+    if (OthersOnly ? KindMicros.first == KernelKind::Other
+                   : KindMicros.first != KernelKind::Candidate) {
       double All = KC.CandidateMicros + KC.GlueMicros + KC.OtherMicros;
       Top = shortKernelName(Name) + " (" + kernelKindName(KindMicros.first) +
             ", " + percent(All > 0 ? KindMicros.second / All : 0) +
