@@ -514,6 +514,9 @@ Expected<Verdict> evaluate(const Candidate &C,
     Task["trials"] = Json::array();
     for (const Json &T : Reference["trials"])
       Task["trials"].push_back(Json{{"inputs", T["inputs"]}});
+    // KEVIN-RT-009 profiles one of the checked calls, at a secret trial.
+    if (profilesKernels(Options) && Options.Trials > 0)
+      Task["profiled_trial"] = trialSeed(Secret, 9000002u) % Options.Trials;
     Phases->Task.send(Task.dump());
   }
 

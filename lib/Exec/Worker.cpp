@@ -1112,6 +1112,10 @@ int runCandidateWorker(const WorkerOptions &Options) {
       return true;
     };
 
+    // The trial kevin-run picked for the profiled call (KEVIN-RT-009).
+    std::optional<unsigned> ProfiledTrial;
+    if (Cuda && Options.ProfileKernels && Task.contains("profiled_trial"))
+      ProfiledTrial = Task["profiled_trial"].get<unsigned>();
     // Run: fresh clones per call; the last trial reuses the previous
     // call's input buffers with new contents (a pointer-keyed cache then
     // returns a stale answer).
@@ -1147,12 +1151,27 @@ int runCandidateWorker(const WorkerOptions &Options) {
       }
       py::list Args =
           trialArguments(Prelude, Task["trials"][T]["inputs"], Given);
+      // KEVIN-RT-009: one checked call, at a secret trial, runs under
+      // torch's profiler; kevin-run sorts its GPU work by whose kernels ran.
+      bool Profiled = ProfiledTrial && *ProfiledTrial == T;
+      if (Profiled)
+        progress(Report.ProgressFd, "profile");
       auto CallStart = Clock::now();
       py::object Out;
       std::string Which = "trial " + std::to_string(T);
-      if (!callModel(Args, Which, Out))
+      if (!callModel(Args, Which, Out,
+                     Profiled ? ProfileKernels : py::object()))
         return finish(Stage::Run);
       double Seconds = secondsSince(CallStart);
+      if (Profiled) {
+        py::object Work = py::reinterpret_borrow<py::tuple>(Out)[1];
+        Out = py::reinterpret_borrow<py::tuple>(Out)[0];
+        if (py::isinstance<py::str>(Work))
+          Report.Value["kernels_unavailable"] = Work.cast<std::string>();
+        else
+          Report.Value["kernels"] =
+              Json::parse(Prelude.attr("to_json")(Work).cast<std::string>());
+      }
       Json Outputs;
       std::vector<py::handle> Items = outputItems(Out, Outputs);
       std::vector<at::Tensor> Copies;
@@ -1228,6 +1247,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
       Trial["repeat_differs"] = RepeatDiffers;
       Trial["outputs"] = Outputs;
       Trial["seconds"] = Seconds;
+      Trial["profiled"] = Profiled;
       Trial["reused_input_buffers"] = Reuse;
       Trials.push_back(Trial);
       // Keep the last two calls' inputs alive (fresh addresses every call);
@@ -1237,21 +1257,6 @@ int runCandidateWorker(const WorkerOptions &Options) {
     }
     Report.Value["trials"] = Trials;
     Report.Value["seconds"]["run"] = secondsSince(RunStart);
-    // KEVIN-RT-009: the GPU work of one more forward, on the last trial's
-    // inputs; kevin-run sorts it by whose kernels ran.
-    if (Cuda && Options.ProfileKernels && Options.Trials > 0) {
-      progress(Report.ProgressFd, "profile");
-      py::list Args = trialArguments(
-          Prelude, Task["trials"][Options.Trials - 1]["inputs"], Previous);
-      py::object Work;
-      if (!callModel(Args, "the profiled forward", Work, ProfileKernels))
-        return finish(Stage::Run);
-      if (py::isinstance<py::str>(Work))
-        Report.Value["kernels_unavailable"] = Work.cast<std::string>();
-      else
-        Report.Value["kernels"] =
-            Json::parse(Prelude.attr("to_json")(Work).cast<std::string>());
-    }
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     return finish(Stage::Compare);
   } catch (py::error_already_set &E) {

@@ -282,12 +282,13 @@ def warm_profiler():
 
 
 def profile_kernels(model, args):
-    """KEVIN-RT-009: one forward under torch's profiler. Returns the GPU work
-    it recorded as [name, microseconds] pairs (kernels, memcpys, memsets), or
-    a string saying why the profiler could not be used. Exceptions of the
-    forward itself propagate."""
+    """KEVIN-RT-009: a checked forward under torch's profiler. Returns the
+    forward's output and the GPU work the profiler recorded as [name,
+    microseconds] pairs (kernels, memcpys, memsets), or in its place a
+    string saying why the profiler could not be used (the forward then runs
+    unprofiled). Exceptions of the forward itself propagate."""
     if not _profiler_usable():
-        return "torch %s has no torch.profiler" % torch.__version__
+        return model(*args), "torch %s has no torch.profiler" % torch.__version__
     torch.cuda.synchronize()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -295,9 +296,9 @@ def profile_kernels(model, args):
             prof = _profile(activities=[_activity.CPU, _activity.CUDA])
             prof.__enter__()
         except Exception as err:
-            return "the profiler did not start: %s" % err
+            return model(*args), "the profiler did not start: %s" % err
         try:
-            model(*args)
+            out = model(*args)
             torch.cuda.synchronize()
         finally:
             try:
@@ -307,14 +308,14 @@ def profile_kernels(model, args):
     try:
         events = prof.events()
     except Exception as err:
-        return "the profiler's events could not be read: %s" % err
+        return out, "the profiler's events could not be read: %s" % err
     work = [[e.name, float(e.time_range.elapsed_us())] for e in events
             if _cuda_device_type is not None
             and getattr(e, "device_type", None) == _cuda_device_type]
     if not work:  # older torch: kernels hang on the CPU events that ran them
         work = [[k.name, float(k.duration)]
                 for e in events for k in getattr(e, "kernels", [])]
-    return work
+    return out, work
 
 
 def noop(*args):
