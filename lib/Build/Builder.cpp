@@ -12,6 +12,7 @@
 #include "kevin/Build/Builder.h"
 #include "kevin/Build/DiagnosticMapper.h"
 #include "kevin/Build/FunctionDeclaration.h"
+#include "kevin/Build/LaunchGate.h"
 #include "kevin/Support/Hash.h"
 #include "kevin/Support/Subprocess.h"
 
@@ -55,7 +56,10 @@ std::string uniqueTag() {
 using Clock = std::chrono::steady_clock;
 
 /// Bumped when the unit layout or the flags kevin adds change.
-constexpr const char *BuilderVersion = "kevin-build-6";
+constexpr const char *BuilderVersion = "kevin-build-7";
+/// The launch gate's unit and object in a CUDA extension's build directory.
+constexpr const char *LaunchGateUnit = "kevin_launch_gate.cpp";
+constexpr const char *LaunchGateObject = "kevin_launch_gate.o";
 /// Stands for the private build directory in remembered failures.
 constexpr const char *BuildDirToken = "@KEVIN_BUILD_DIR@/";
 
@@ -202,7 +206,13 @@ std::vector<std::string> nvccFlags(const ExtensionSpec &Spec,
 
 std::vector<std::string> linkFlags(const ExtensionSpec &Spec,
                                    const TorchToolchain &T, bool WithCuda) {
-  std::vector<std::string> Flags = {"-shared", "-L" + T.TorchLibDir, "-lc10"};
+  std::vector<std::string> Flags = {"-shared"};
+  // The candidate's launches go through kevin's launch gate (KEVIN-RT-010).
+  if (WithCuda) {
+    std::vector<std::string> Gate = launchGateLinkFlags();
+    Flags.insert(Flags.end(), Gate.begin(), Gate.end());
+  }
+  Flags.insert(Flags.end(), {"-L" + T.TorchLibDir, "-lc10"});
   if (WithCuda)
     Flags.push_back("-lc10_cuda");
   Flags.insert(Flags.end(), {"-ltorch_cpu"});
@@ -799,7 +809,7 @@ std::string computeBuildKey(const ExtensionSpec &Spec,
   for (const std::string &F : cxxFlags(Spec, Toolchain))
     H.add(F);
   if (WithCuda) {
-    H.add(Toolchain.CudaArch);
+    H.add(Toolchain.CudaArch).add(launchGateSource());
     for (const std::string &F : nvccFlags(Spec, Toolchain))
       H.add(F);
   }
@@ -1062,6 +1072,17 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     if (!Units[I].IsCuda && !(Split && I == MainIndex))
       Jobs.push_back(
           [&, I] { compileCxx(I, I == MainIndex && !BindingDir.empty()); });
+  // kevin's launch gate, linked into every CUDA extension (KEVIN-RT-010).
+  Step Gate;
+  if (WithCuda) {
+    if (Error E = writeFile(Dir + LaunchGateUnit, launchGateSource()))
+      return E;
+    Jobs.push_back([&] {
+      Gate.Argv = {T.Cxx, "-fPIC",         "-O2", "-c", Dir + LaunchGateUnit,
+                   "-o",  LaunchGateObject};
+      runStep(Gate, T, Options, Dir);
+    });
+  }
   // Compile, at most Options.Jobs at a time, in that order (the slow CUDA
   // units first); the binding set's precompiled header on a thread of its
   // own.
@@ -1089,6 +1110,8 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     Objects[MainIndex] = "candidate.o";
     Objects.push_back("binding.o");
   }
+  if (WithCuda)
+    Objects.push_back(LaunchGateObject);
 
   std::string Output;
   bool Ok = true, TimedOut = false;
@@ -1100,6 +1123,11 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     Output += S.Output;
     Ok &= S.Ok;
     TimedOut |= S.TimedOut;
+  }
+  if (WithCuda) {
+    Output += Gate.Output;
+    Ok &= Gate.Ok;
+    TimedOut |= Gate.TimedOut;
   }
   if (Ok) {
     Step Link;
@@ -1135,6 +1163,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     ::unlink((Dir + U.FileName).c_str());
   for (const std::string &O : Objects)
     ::unlink((Dir + O).c_str());
+  ::unlink((Dir + LaunchGateUnit).c_str());
   if (Split) {
     ::unlink((Dir + Split->Candidate.FileName).c_str());
     ::unlink((Dir + "binding.cpp").c_str());

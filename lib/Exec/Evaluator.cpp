@@ -130,6 +130,13 @@ bool profilesKernels(const EvaluatorOptions &Options) {
          Options.Device.rfind("cuda", 0) == 0;
 }
 
+/// Whether the candidate's worker replays a forward without its kernels
+/// (KEVIN-RT-010) on one more input draw, the last of the reference's.
+bool replaysGhost(const EvaluatorOptions &Options) {
+  return Options.GhostReplay && Options.Trials > 0 && !Options.BuildOnly &&
+         Options.Device.rfind("cuda", 0) == 0;
+}
+
 /// A kernel's name as messages show it (ATen's run to kilobytes).
 std::string shortKernelName(const std::string &Name) {
   return Name.size() <= 120 ? Name : Name.substr(0, 117) + "...";
@@ -318,8 +325,11 @@ Expected<Verdict> evaluate(const Candidate &C,
       return Hex.error();
     Secret = std::stoull(*Hex, nullptr, 16);
   }
+  // The reference draws one more input set for the ghost replay, after the
+  // trials' (its index is Options.Trials).
+  unsigned Draws = Options.Trials + (replaysGhost(Options) ? 1 : 0);
   Json Seeds = Json::array();
-  for (unsigned T = 0; T < Options.Trials; ++T)
+  for (unsigned T = 0; T < Draws; ++T)
     Seeds.push_back(trialSeed(Secret, T));
   // Which trials draw heavy-tailed inputs: secret positions, one trial at
   // least on the task's own distribution.
@@ -330,7 +340,7 @@ Expected<Verdict> evaluate(const Candidate &C,
   std::mt19937_64 Shuffle(trialSeed(Secret, 9000001u));
   for (unsigned K = Options.Trials; K > 1; --K)
     std::swap(Order[K - 1], Order[Shuffle() % K]);
-  std::vector<bool> HeavyTailed(Options.Trials, false);
+  std::vector<bool> HeavyTailed(Draws, false);
   for (unsigned K = 0; K < Options.HeavyTailedTrials && K + 1 < Options.Trials;
        ++K)
     HeavyTailed[Order[K]] = true;
@@ -341,16 +351,10 @@ Expected<Verdict> evaluate(const Candidate &C,
     return NonceOrError.error();
   std::string Nonce = *NonceOrError;
   SubprocessOptions RefRun;
-  RefRun.Argv = {Options.WorkerPath,
-                 "reference",
-                 "--task",
-                 C.TaskPath,
-                 "--dir",
-                 RefDir,
-                 "--device",
-                 Options.Device,
-                 "--trials",
-                 std::to_string(Options.Trials)};
+  RefRun.Argv = {Options.WorkerPath,   "reference",    "--task",
+                 C.TaskPath,           "--dir",        RefDir,
+                 "--device",           Options.Device, "--trials",
+                 std::to_string(Draws)};
   RefRun.Environment = workerEnvironment(RefDir, CacheDir);
   RefRun.WorkingDirectory = RefDir;
   // Its limit, twice the run limit, counts from its seeds: the wait for the
@@ -465,13 +469,13 @@ Expected<Verdict> evaluate(const Candidate &C,
     std::string InputsName = "inputs-" + *Hex;
     std::string InputsDir = CandDir + "/" + InputsName;
     std::vector<OpenTensorFile> RefFiles;
-    for (unsigned T = 0; T < Options.Trials; ++T) {
+    for (unsigned T = 0; T < Draws; ++T) {
       std::string RefFile = protocol::trialFile(RefDir, T, "reference");
       Expected<OpenTensorFile> Opened = OpenTensorFile::open(RefFile);
       // The outputs now live only in this process.
       ::unlink(RefFile.c_str());
       if (!Opened) {
-        for (unsigned Rest = T + 1; Rest < Options.Trials; ++Rest)
+        for (unsigned Rest = T + 1; Rest < Draws; ++Rest)
           ::unlink(protocol::trialFile(RefDir, Rest, "reference").c_str());
         giveUp();
         return Opened.error();
@@ -495,7 +499,7 @@ Expected<Verdict> evaluate(const Candidate &C,
     if (::mkdir(InputsDir.c_str(), 0700) != 0)
       Handoff =
           InputsDir + ": cannot create directory: " + std::strerror(errno);
-    for (unsigned T = 0; Handoff.empty() && T < Options.Trials; ++T)
+    for (unsigned T = 0; Handoff.empty() && T < Draws; ++T)
       if (Error E = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
                                protocol::trialFile(InputsDir, T, "inputs")))
         Handoff = E.message();
@@ -512,8 +516,12 @@ Expected<Verdict> evaluate(const Candidate &C,
     Task["init_args"] = Reference["init_args"];
     Task["inputs_dir"] = InputsName;
     Task["trials"] = Json::array();
-    for (const Json &T : Reference["trials"])
-      Task["trials"].push_back(Json{{"inputs", T["inputs"]}});
+    for (unsigned T = 0; T < Options.Trials; ++T)
+      Task["trials"].push_back(
+          Json{{"inputs", Reference["trials"][T]["inputs"]}});
+    if (Draws > Options.Trials)
+      Task["ghost"] = {
+          {"inputs", Reference["trials"][Options.Trials]["inputs"]}};
     // KEVIN-RT-009 profiles one of the checked calls, at a secret trial.
     if (profilesKernels(Options) && Options.Trials > 0)
       Task["profiled_trial"] = trialSeed(Secret, 9000002u) % Options.Trials;
@@ -806,6 +814,47 @@ Expected<Verdict> evaluate(const Candidate &C,
                                          : "the worker reported no profile")}};
       }
     }
+    // KEVIN-RT-010, on a candidate correct so far: the forward replayed
+    // with the candidate's kernel launches skipped must not be right.
+    Json GhostRecord;
+    if (replaysGhost(Options)) {
+      const Json Ghost = Ran.Result.value("ghost", Json::object());
+      uint64_t Skipped = Ghost.value("skipped_launches", uint64_t(0));
+      GhostRecord = Json::object();
+      if (!Ran.Result.contains("ghost")) {
+        GhostRecord["available"] = false;
+        GhostRecord["why"] = "the worker reported no ghost replay";
+      } else if (Skipped == 0) {
+        // Nothing was skipped: no launch of the candidate's passed kevin's
+        // gate (a pure-PyTorch forward; RT-009 judges those).
+        GhostRecord["available"] = false;
+        GhostRecord["why"] = "no launch of the candidate's passed the gate";
+      } else if (Ghost.contains("raised")) {
+        GhostRecord["available"] = true;
+        GhostRecord["result"] = "raised";
+      } else {
+        GhostRecord["available"] = true;
+        const std::vector<at::Tensor> &Want = RefOutputs[Options.Trials];
+        Expected<std::vector<at::Tensor>> Outs = readTensorFile(
+            protocol::trialFile(CandDir, Options.Trials, "ghost"),
+            outputReadLimit(Want));
+        bool Right =
+            Outs && Outs->size() == Want.size() &&
+            Ghost.value("kind", "") ==
+                RefTrials[Options.Trials]["outputs"]["kind"] &&
+            compareTrial(Want, *Outs, Options.Tolerances, Degenerate).Result ==
+                Outcome::Ok;
+        GhostRecord["result"] = Right ? "right" : "wrong";
+        if (Right)
+          fail(Outcome::KernelsUnused,
+               "with the " + std::to_string(Skipped) +
+                   " kernel launches of the candidate's own extensions "
+                   "skipped, forward still returned the right output (on "
+                   "inputs no call had seen): its kernels do not compute the "
+                   "result [KEVIN-RT-010]");
+      }
+      GhostRecord["skipped_launches"] = Skipped;
+    }
     bool Correct = Verdict_ == Outcome::Ok;
     V.Correct = Correct;
     V.Run["correct"] = Correct;
@@ -833,6 +882,8 @@ Expected<Verdict> evaluate(const Candidate &C,
     V.Run["fresh_memory_poisoned"] = Poisoned;
     if (!KernelsRecord.is_null())
       V.Run["kernels"] = KernelsRecord;
+    if (!GhostRecord.is_null())
+      V.Run["ghost_replay"] = GhostRecord;
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)
                       : 0.0;

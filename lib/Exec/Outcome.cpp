@@ -31,6 +31,7 @@ constexpr OutcomeEntry Outcomes[] = {
     {Outcome::NotInputSensitive, "not-input-sensitive"},
     {Outcome::NoCandidateKernel, "no-candidate-kernel"},
     {Outcome::LowKernelCoverage, "low-kernel-coverage"},
+    {Outcome::KernelsUnused, "kernels-unused"},
     {Outcome::DegenerateTask, "degenerate-task"},
     {Outcome::ReferenceError, "reference-error"},
 };

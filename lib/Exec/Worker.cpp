@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/Worker.h"
 #include "FreshMemoryPoison.h"
+#include "LaunchGateSwitch.h"
 #include "WorkerSupport.h"
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/KernelCoverage.h"
@@ -1257,6 +1258,59 @@ int runCandidateWorker(const WorkerOptions &Options) {
     }
     Report.Value["trials"] = Trials;
     Report.Value["seconds"]["run"] = secondsSince(RunStart);
+    // KEVIN-RT-010, ghost replay: one more forward, on inputs no call has
+    // seen, with every launch of the candidate's extensions skipped (kevin's
+    // launch gate). Whatever it returns goes to kevin-run, which fails the
+    // candidate when that is still the right answer. Nothing here fails the
+    // candidate: a forward that raises without its kernels depends on them.
+    if (Cuda && Task.contains("ghost")) {
+      progress(Report.ProgressFd, "ghost");
+      Expected<std::vector<at::Tensor>> Loaded = readTensorFile(
+          protocol::trialFile(InputsDir, Options.Trials, "inputs"));
+      if (!Loaded) {
+        std::cerr << "kevin-worker: error: " << Loaded.error().message()
+                  << "\n";
+        return ExitError;
+      }
+      std::vector<at::Tensor> Given;
+      for (const at::Tensor &In : *Loaded)
+        Given.push_back(In.to(at::Device(Options.Device), false, true));
+      py::list Args = trialArguments(Prelude, Task["ghost"]["inputs"], Given);
+      Json Ghost;
+      uint64_t SkippedBefore = worker::skippedCandidateLaunches();
+      std::vector<at::Tensor> OnCpu;
+      std::string Raised;
+      worker::skipCandidateLaunches(true);
+      try {
+        py::object Out = Model(*Args);
+        Prelude.attr("cuda_synchronize")();
+        Json Kind;
+        for (py::handle H : outputItems(Out, Kind)) {
+          if (!THPVariable_CheckExact(H.ptr())) {
+            Raised = "forward returned something other than tensors";
+            break;
+          }
+          OnCpu.push_back(fromPython(H).detach().to(at::kCPU));
+        }
+        Ghost["kind"] = Kind["kind"];
+      } catch (py::error_already_set &E) {
+        Raised = isSystemExit(E) ? "forward called exit" : E.what();
+      } catch (const std::exception &E) {
+        Raised = E.what();
+      }
+      worker::skipCandidateLaunches(false);
+      Ghost["skipped_launches"] =
+          worker::skippedCandidateLaunches() - SkippedBefore;
+      if (!Raised.empty()) {
+        Ghost["raised"] = Raised.substr(0, 300);
+      } else if (Error E = writeTensorFile(
+                     protocol::trialFile(Options.Dir, Options.Trials, "ghost"),
+                     OnCpu)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return ExitError;
+      }
+      Report.Value["ghost"] = Ghost;
+    }
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     return finish(Stage::Compare);
   } catch (py::error_already_set &E) {

@@ -76,6 +76,10 @@ int main(int Argc, char **Argv) {
   App.add_option("--kernel-coverage", KernelCoverage,
                  "kevin-run's KEVIN-RT-009 share on CUDA devices, from 0 to "
                  "1 (default 0.9; 0: no profiled forward)");
+  bool NoGhostReplay = false;
+  App.add_flag("--no-ghost-replay", NoGhostReplay,
+               "kevin-run's KEVIN-RT-010 off (on CUDA devices, one more "
+               "forward without the candidate's kernels)");
   bool NoNamespaces = false;
   App.add_flag("--no-namespaces", NoNamespaces,
                "Candidates get no namespaces of their own (kevin-run's "
@@ -133,6 +137,8 @@ int main(int Argc, char **Argv) {
     Share << *KernelCoverage;
     RunArgs.insert(RunArgs.end(), {"--kernel-coverage", Share.str()});
   }
+  if (NoGhostReplay)
+    RunArgs.push_back("--no-ghost-replay");
   Options.DeviceStages = {makeStage("run", withSandbox(RunArgs))};
   if (!NoBench)
     Options.DeviceStages.push_back(

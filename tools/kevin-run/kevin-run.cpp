@@ -68,6 +68,11 @@ int main(int Argc, char **Argv) {
                  "candidate's own kernels, taking at least this share of "
                  "its GPU time beside other libraries' kernels (default "
                  "0.9; 0: no profile)");
+  bool NoGhostReplay = false;
+  App.add_flag("--no-ghost-replay", NoGhostReplay,
+               "KEVIN-RT-010 off: on CUDA, by default one more forward runs "
+               "with the candidate's own kernel launches skipped and must "
+               "not return the right output");
   App.add_option("--timeout", Options.RunTimeoutSeconds,
                  "seconds for the candidate's run stage");
   App.add_option("--build-timeout", Options.BuildTimeoutSeconds,
@@ -94,6 +99,7 @@ int main(int Argc, char **Argv) {
     Context.usageError("--kernel-coverage must be a number from 0 to 1");
     return ExitError;
   }
+  Options.GhostReplay = !NoGhostReplay;
   Shared.applyTo(Options);
   bool Direct = Shared.direct();
   std::vector<QueuedCandidate> Queue;

@@ -55,6 +55,10 @@ struct EvaluatorOptions {
   /// candidate's, and the candidate's kernels must take at least this share
   /// of its GPU time (torch's fills and copies aside); 0 turns it off.
   double KernelCoverage = 0.9;
+  /// KEVIN-RT-010 on CUDA: one more forward, on inputs no call has seen,
+  /// with the candidate's own kernel launches skipped, must not return the
+  /// right answer.
+  bool GhostReplay = true;
   /// Bytes of message kept in the record.
   size_t MaxMessageBytes = 2000;
   bool KeepTemporaries = false;

@@ -40,6 +40,7 @@ enum class Outcome {
   NotInputSensitive,  ///< Same output for different inputs (caching, constant).
   NoCandidateKernel,  ///< No kernel of the candidate's ran (KEVIN-RT-009).
   LowKernelCoverage,  ///< Others' kernels did too much of the work (RT-009).
+  KernelsUnused,      ///< Right without the candidate's kernels (RT-010).
   DegenerateTask,     ///< The reference ignores its inputs: nothing to judge.
   ReferenceError,     ///< The task itself failed (a tool error).
 };

@@ -1,0 +1,34 @@
+//===-- kevin/Build/LaunchGate.h - candidate kernel launches, gated -*- C++
+//-*-===//
+//
+// KEVIN-RT-010 (ghost replay) needs to run a candidate's forward with its
+// own kernels not launched. kevin links every CUDA extension it builds with
+// a small gate: each CUDA launch entry point the candidate's objects call
+// (the launch nvcc's `<<<...>>>` compiles to, the runtime's and the driver's
+// launch functions, graph launches) is renamed by the linker (`--wrap`) to
+// the gate's function, which launches nothing and counts when the process
+// asks for it (kevin-worker exports `kevin_skip_candidate_launches`), and
+// otherwise passes the launch on unchanged. torch's own launches (ATen,
+// cuBLAS, cuDNN) are in torch's libraries and never pass the gate.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_BUILD_LAUNCHGATE_H
+#define KEVIN_BUILD_LAUNCHGATE_H
+
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// The gate's C++ source: no header of CUDA's or torch's, so any host
+/// compiler builds it in well under a second.
+const std::string &launchGateSource();
+
+/// The linker flags that route the extension's launches through the gate
+/// (one `-Wl,--wrap=` per gated entry point), to be given before the
+/// libraries: they also keep every library on the command line needed.
+std::vector<std::string> launchGateLinkFlags();
+
+} // namespace kevin
+
+#endif // KEVIN_BUILD_LAUNCHGATE_H

@@ -1,0 +1,136 @@
+//===-- LaunchGateTest.cpp - the launch gate with the real compiler -------===//
+//
+// Builds what the builder builds for a CUDA extension, without CUDA: a
+// "candidate" object that calls launch entry points, kevin's gate, and the
+// --wrap flags, linked against a stand-in runtime whose launches return a
+// value made from their arguments. This test binary plays kevin-worker: it
+// defines and exports the two variables the gate reads.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Build/LaunchGate.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+
+extern "C" {
+__attribute__((visibility("default"), used)) int kevin_skip_candidate_launches =
+    0;
+__attribute__((visibility("default"),
+               used)) unsigned long long kevin_skipped_candidate_launches = 0;
+}
+
+namespace {
+
+void writeText(const std::filesystem::path &Path, const std::string &Text) {
+  std::ofstream(Path) << Text;
+}
+
+/// Runs a shell command in Dir; true when it succeeded.
+bool run(const std::filesystem::path &Dir, const std::string &Command) {
+  std::string Line = "cd '" + Dir.string() + "' && " + Command;
+  return std::system(Line.c_str()) == 0;
+}
+
+// The stand-in runtime and driver: each launch returns a number that shows
+// its arguments arrived unchanged.
+constexpr const char *FakeCuda = R"(
+#include <stddef.h>
+struct Dim3 { unsigned X, Y, Z; };
+extern "C" int __cudaLaunchKernel(const void *F, Dim3 G, Dim3 B, void **A,
+                                  size_t S, void *St) {
+  return 1000 * G.X + 100 * G.Z + 10 * B.Y + (int)S + (St ? 1 : 0);
+}
+extern "C" int cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
+                              unsigned BX, unsigned BY, unsigned BZ,
+                              unsigned S, void *St, void **P, void **E) {
+  return (int)(GX + GY + GZ + BX + BY + BZ + S) + (E ? 100 : 0);
+}
+)";
+
+constexpr const char *CandidateCode = R"(
+#include <stddef.h>
+struct Dim3 { unsigned X, Y, Z; };
+extern "C" int __cudaLaunchKernel(const void *, Dim3, Dim3, void **, size_t,
+                                  void *);
+extern "C" int cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, unsigned, void *, void **,
+                              void **);
+extern "C" int launchThroughRuntime() {
+  int Stream;
+  return __cudaLaunchKernel(nullptr, Dim3{4, 1, 3}, Dim3{1, 2, 1}, nullptr,
+                            5, &Stream);
+}
+extern "C" int launchThroughDriver() {
+  void *Extra[1] = {nullptr};
+  return cuLaunchKernel(nullptr, 1, 2, 3, 4, 5, 6, 7, nullptr, nullptr, Extra);
+}
+)";
+
+} // namespace
+
+TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
+  char Template[] = "/tmp/kevin-launch-gate-XXXXXX";
+  ASSERT_NE(::mkdtemp(Template), nullptr);
+  std::filesystem::path Dir = Template;
+  writeText(Dir / "fake_cuda.cpp", FakeCuda);
+  writeText(Dir / "candidate.cpp", CandidateCode);
+  writeText(Dir / "gate.cpp", kevin::launchGateSource());
+  std::string GateFlags;
+  for (const std::string &Flag : kevin::launchGateLinkFlags())
+    GateFlags += " " + Flag;
+  ASSERT_TRUE(run(Dir, "g++ -shared -fPIC fake_cuda.cpp -o libfakecuda.so"));
+  ASSERT_TRUE(run(Dir, "g++ -fPIC -O2 -c candidate.cpp -o candidate.o && "
+                       "g++ -fPIC -O2 -c gate.cpp -o gate.o"));
+  // As the builder links: the gate's flags before the libraries, the gate
+  // beside the candidate's objects. The candidate references nothing of the
+  // stand-in but its launches, so only the gate's weak references to the
+  // real entry points keep it needed.
+  ASSERT_TRUE(run(Dir, "g++ -shared" + GateFlags +
+                           " candidate.o gate.o -L. -lfakecuda -Wl,-rpath," +
+                           Dir.string() + " -o libcandidate.so"));
+  void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
+  ASSERT_NE(Library, nullptr) << ::dlerror();
+  auto *Runtime =
+      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughRuntime"));
+  auto *Driver =
+      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughDriver"));
+  ASSERT_NE(Runtime, nullptr);
+  ASSERT_NE(Driver, nullptr);
+
+  // Off: every argument reaches the runtime and the driver.
+  EXPECT_EQ(Runtime(), 4000 + 300 + 20 + 5 + 1);
+  EXPECT_EQ(Driver(), 1 + 2 + 3 + 4 + 5 + 6 + 7 + 100);
+  EXPECT_EQ(kevin_skipped_candidate_launches, 0u);
+
+  // On: nothing launches, each call succeeds and is counted.
+  kevin_skip_candidate_launches = 1;
+  EXPECT_EQ(Runtime(), 0);
+  EXPECT_EQ(Driver(), 0);
+  EXPECT_EQ(kevin_skipped_candidate_launches, 2u);
+  kevin_skip_candidate_launches = 0;
+  EXPECT_EQ(Runtime(), 4321 + 5);
+  EXPECT_EQ(kevin_skipped_candidate_launches, 2u);
+  ::dlclose(Library);
+  std::filesystem::remove_all(Dir);
+}
+
+TEST(LaunchGateTest, WrapsEveryEntryPointTheGateDefines) {
+  const std::string &Source = kevin::launchGateSource();
+  std::vector<std::string> Flags = kevin::launchGateLinkFlags();
+  EXPECT_GE(Flags.size(), 19u);
+  EXPECT_EQ(Flags.front(), "-Wl,--no-as-needed");
+  for (const std::string &Flag : Flags) {
+    if (Flag.find("--wrap=") == std::string::npos)
+      continue;
+    std::string Name = Flag.substr(Flag.find('=') + 1);
+    EXPECT_NE(Source.find("int __wrap_" + Name + "("), std::string::npos)
+        << Name;
+  }
+  EXPECT_NE(std::find(Flags.begin(), Flags.end(),
+                      "-Wl,--wrap=__cudaLaunchKernel_ptsz"),
+            Flags.end());
+}
