@@ -522,9 +522,15 @@ Expected<Verdict> evaluate(const Candidate &C,
     if (Draws > Options.Trials)
       Task["ghost"] = {
           {"inputs", Reference["trials"][Options.Trials]["inputs"]}};
-    // KEVIN-RT-009 profiles one of the checked calls, at a secret trial.
+    // KEVIN-RT-009 profiles one of the checked calls, at a secret trial
+    // after the first: a forward that ends the process (exit() from C++)
+    // under an active profiler crashes in CUPTI's teardown instead of
+    // exiting, and the first call is where such candidates end it.
     if (profilesKernels(Options) && Options.Trials > 0)
-      Task["profiled_trial"] = trialSeed(Secret, 9000002u) % Options.Trials;
+      Task["profiled_trial"] =
+          Options.Trials == 1
+              ? 0
+              : 1 + trialSeed(Secret, 9000002u) % (Options.Trials - 1);
     Phases->Task.send(Task.dump());
   }
 
