@@ -40,10 +40,24 @@ int64_t countFreshMemoryPattern(const std::vector<at::Tensor> &Outputs) {
     if (!T.is_cpu() || T.is_complex() || T.numel() == 0)
       continue;
     at::Tensor Bits = T.contiguous();
-    if (T.element_size() == 4)
-      Count += Bits.view(at::kInt).eq(Pattern).sum().item<int64_t>();
-    else if (T.element_size() == 8)
-      Count += Bits.view(at::kLong).eq(Pattern64).sum().item<int64_t>();
+    // All bits set: the CUDA fill, counted in floating-point outputs only
+    // (-1 is a plain integer).
+    bool Floating = T.is_floating_point();
+    if (T.element_size() == 4) {
+      at::Tensor Words = Bits.view(at::kInt);
+      at::Tensor Hit = Words.eq(Pattern);
+      if (Floating)
+        Hit = Hit.logical_or(Words.eq(-1));
+      Count += Hit.sum().item<int64_t>();
+    } else if (T.element_size() == 8) {
+      at::Tensor Words = Bits.view(at::kLong);
+      at::Tensor Hit = Words.eq(Pattern64);
+      if (Floating)
+        Hit = Hit.logical_or(Words.eq(-1));
+      Count += Hit.sum().item<int64_t>();
+    } else if (T.element_size() == 2 && Floating) {
+      Count += Bits.view(at::kShort).eq(-1).sum().item<int64_t>();
+    }
   }
   return Count;
 }

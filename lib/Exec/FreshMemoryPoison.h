@@ -21,8 +21,10 @@ namespace worker {
 /// false when this torch has no such switch.
 bool poisonFreshCpuMemory();
 
-/// The elements of 4- and 8-byte types among Outputs (CPU tensors) whose
-/// bits are exactly the fill pattern, which no arithmetic produces.
+/// The elements among Outputs (CPU tensors) whose bits are exactly a fill
+/// pattern, which no arithmetic produces: the CPU allocator's (4- and 8-byte
+/// types) or, in floating-point outputs, the all-ones bytes the CUDA worker
+/// fills its allocator's free blocks with.
 int64_t countFreshMemoryPattern(const std::vector<at::Tensor> &Outputs);
 
 } // namespace worker

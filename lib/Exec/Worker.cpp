@@ -957,6 +957,9 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // them in the prelude's module.
     py::object WarmProfiler = Prelude.attr("warm_profiler");
     py::object ProfileKernels = Prelude.attr("profile_kernels");
+    // KEVIN-RT-005's fill of the CUDA caching allocator's free blocks, taken
+    // before the candidate can replace it.
+    py::object PoisonCudaCache = Prelude.attr("poison_cuda_cache");
 
     // Load: import the candidate (its load_inline calls build here).
     progress(Report.ProgressFd, "load");
@@ -1044,8 +1047,10 @@ int runCandidateWorker(const WorkerOptions &Options) {
       return finish(Stage::Load);
     }
     // From here on a fresh CPU block reads NaN until written, so an output
-    // element the candidate leaves unwritten fails as nan on every run.
-    Report.Value["fresh_memory_poisoned"] = !Cuda && poisonFreshCpuMemory();
+    // element the candidate leaves unwritten fails as nan on every run. On
+    // CUDA the allocator's free blocks are filled before every checked call.
+    Report.Value["fresh_memory_poisoned"] =
+        Cuda ? PoisonCudaCache(Device).cast<bool>() : poisonFreshCpuMemory();
     std::vector<std::pair<uintptr_t, uintptr_t>> Owned;
     for (const char *Kind : {"parameters", "buffers"})
       for (py::handle P : Model.attr(Kind)())
@@ -1156,7 +1161,9 @@ int runCandidateWorker(const WorkerOptions &Options) {
       // torch's profiler; kevin-run sorts its GPU work by whose kernels ran.
       bool Profiled = ProfiledTrial && *ProfiledTrial == T;
       if (Profiled)
-        progress(Report.ProgressFd, "profile");
+        progress(Report.ProgressFd, "run " + std::to_string(T) + " profiled");
+      if (Cuda)
+        PoisonCudaCache(Device);
       auto CallStart = Clock::now();
       py::object Out;
       std::string Which = "trial " + std::to_string(T);
@@ -1213,6 +1220,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
       py::list AgainArgs =
           trialArguments(Prelude, Task["trials"][T]["inputs"], AgainGiven);
       py::object AgainOut;
+      if (Cuda)
+        PoisonCudaCache(Device);
       if (!callModel(AgainArgs, Which + ", forward called again", AgainOut))
         return finish(Stage::Run);
       Json AgainKind;
@@ -1264,7 +1273,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // candidate when that is still the right answer. Nothing here fails the
     // candidate: a forward that raises without its kernels depends on them.
     if (Cuda && Task.contains("ghost")) {
-      progress(Report.ProgressFd, "ghost");
+      progress(Report.ProgressFd, "run ghost replay");
       Expected<std::vector<at::Tensor>> Loaded = readTensorFile(
           protocol::trialFile(InputsDir, Options.Trials, "inputs"));
       if (!Loaded) {
