@@ -25,8 +25,11 @@
 #               KernelBench protocol; THROUGHPUT_PHASES picks its phases);
 #   profiles    utils/bench-task-profiles.py (one forward of every bundled
 #               task: small profile on one CPU core, gpu profile on the GPU).
-# PRECOMPILE=timing compiles only what the timing step needs; TIMING_ARGS
-# go to bench-timing.py (e.g. --probes 3).
+# PRECOMPILE=timing compiles only what the timing step needs, PRECOMPILE=cases
+# only the cases; CASE_FILTER (a regular expression on the case names) narrows
+# the cases step to those gpu cases and the adversarial ones, and what it
+# compiles ahead; TIMING_ARGS go to
+# bench-timing.py (e.g. --probes 3).
 # Full logs go to $OUT (default ./gpu-out); a short table is printed last and
 # saved as $OUT/summary.txt. Each step has a time limit so the whole script
 # stays within one 10-minute call; a step that runs out is reported as such.
@@ -76,7 +79,9 @@ fi
 note "build: ok in $(elapsed) s"
 fi
 KEVIN_RUN=$BUILD/bin/kevin-run
-CASES=$(ls "$ROOT"/test/kevin-run/gpu/*.py | sort)
+CASES=$(ls "$ROOT"/test/kevin-run/gpu/*.py | sort | grep -E "/(${CASE_FILTER:-.*})\.py$")
+# Adversarial CUDA candidates judged on the GPU: candidate:task:outcome.
+ADVERSARIAL="H14_stale_output_cuda:1_Square_matrix_multiplication_:nan"
 
 #--- compile ahead ---------------------------------------------------------------
 if want precompile; then
@@ -86,8 +91,14 @@ BUILD_START=$(date +%s)
 # step uses with PRECOMPILE=timing) and the escape candidates.
 SOLUTIONS=$(ls "$ROOT"/share/kevin/solutions/cuda/*/*.py)
 [ "${PRECOMPILE:-all}" = timing ] && SOLUTIONS=$(echo "$SOLUTIONS" | grep -E '19_ReLU|23_Softmax|12_Gemm')
-want cases || CASES=""
-SOURCES="$CASES $SOLUTIONS $ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread_cuda.py"
+ESCAPES="$ROOT/share/kevin/adversarial/H26_torch_stream_cuda.py $ROOT/share/kevin/adversarial/H26_pool_stream_cuda.py $ROOT/share/kevin/adversarial/H27_std_thread_cuda.py"
+PRECOMPILE_CASES=$CASES
+for TRIPLE in $ADVERSARIAL; do
+  PRECOMPILE_CASES="$PRECOMPILE_CASES $ROOT/share/kevin/adversarial/${TRIPLE%%:*}.py"
+done
+want cases || PRECOMPILE_CASES=""
+[ "${PRECOMPILE:-all}" = cases ] && SOLUTIONS="" ESCAPES=""
+SOURCES="$PRECOMPILE_CASES $SOLUTIONS $ESCAPES"
 # shellcheck disable=SC2086
 timeout 400 "$KEVIN_RUN" --build-only --device cuda -j "$JOBS" --build-jobs 1 $SOURCES \
   > "$OUT/build-only.jsonl" 2> "$OUT/build-only.err"
@@ -97,7 +108,7 @@ fi
 #--- run the cases --------------------------------------------------------------
 if want cases; then
 # Order: the illegal-address case first, so every other case runs after it.
-ORDERED="$ROOT/test/kevin-run/gpu/relu_illegal_address.py $(echo "$CASES" | grep -v relu_illegal_address)"
+ORDERED="$(echo "$CASES" | grep relu_illegal_address) $(echo "$CASES" | grep -v relu_illegal_address)"
 field() { sed -n "s/^# $1: *//p" "$2" | head -1; }
 # judge NAME WANT: compares the last record's run.outcome with WANT, counts
 # and prints one row.
@@ -128,11 +139,18 @@ for CASE in $ORDERED; do
 done
 # Device-independent failure modes of the CPU suite, judged on the GPU (the
 # pure-PyTorch relu_correct runs no kernel of its own: KEVIN-RT-009).
+[ -n "${CASE_FILTER:-}" ] ||
 for PAIR in relu_correct:no-candidate-kernel relu_segfault:crash relu_pointer_cache:not-input-sensitive relu_mutates_input:input-mutated; do
   NAME=${PAIR%%:*}; WANT=${PAIR#*:}
   timeout 120 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/19_ReLU.py" \
     "$ROOT/test/kevin-run/Inputs/$NAME.py" >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
   judge "cpu-suite/$NAME" "$WANT"
+done
+for TRIPLE in $ADVERSARIAL; do
+  NAME=${TRIPLE%%:*}; REST=${TRIPLE#*:}; TASK=${REST%%:*}; WANT=${REST#*:}
+  timeout 180 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/$TASK.py" \
+    "$ROOT/share/kevin/adversarial/$NAME.py" >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
+  judge "adversarial/$NAME" "$WANT"
 done
 note "cases: $PASS passed, $FAIL failed ($(elapsed) s so far)"
 fi

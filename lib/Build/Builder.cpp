@@ -831,6 +831,17 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     Result.Seconds = secondsSince(Start);
     return Result;
   }
+  for (const auto *Sources : {&Spec.CppSources, &Spec.CudaSources})
+    for (const std::string &Source : *Sources)
+      if (std::string Name = reservedLaunchGateName(Source); !Name.empty()) {
+        Result.Outcome = "build-error";
+        Result.Message =
+            "'" + Name +
+            "' is reserved for kevin's launch gate (KEVIN-RT-010); "
+            "rename it";
+        Result.Seconds = secondsSince(Start);
+        return Result;
+      }
   std::string Identity = compilerIdentity(T.Cxx);
   if (WithCuda)
     Identity += compilerIdentity(T.Nvcc);

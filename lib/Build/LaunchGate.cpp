@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Build/LaunchGate.h"
+#include "kevin/Build/FunctionDeclaration.h"
 
 namespace kevin {
 
@@ -67,7 +68,9 @@ std::string makeSource() {
 // the extension's kernel launches come here (ld --wrap). In a kevin-worker
 // replaying a call without the candidate's kernels they launch nothing and
 // are counted; everywhere else they go on to CUDA unchanged.
+#include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 
 extern "C" {
 extern int kevin_skip_candidate_launches __attribute__((weak));
@@ -89,6 +92,23 @@ bool skipLaunch() {
                        __ATOMIC_RELAXED);
   return true;
 }
+
+// The real entry point: the one the linker bound the weak reference to, or
+// else the one the process has (a library only the gate references is
+// dropped by --as-needed: the driver, for cuLaunchKernel), the driver's
+// from libcuda itself. Missing, the launch fails (said once).
+void *realEntry(void *Linked, const char *Name) {
+  if (Linked)
+    return Linked;
+  void *Found = dlsym(RTLD_DEFAULT, Name);
+  if (!Found && Name[0] == 'c' && Name[1] == 'u' && Name[2] != 'd')
+    if (void *Driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD))
+      Found = dlsym(Driver, Name);
+  if (!Found)
+    fprintf(stderr, "kevin launch gate: %s not found; its launches fail\n",
+            Name);
+  return Found;
+}
 } // namespace
 
 )";
@@ -98,8 +118,11 @@ bool skipLaunch() {
             " __attribute__((weak));\n";
     Text += "extern \"C\" int __wrap_" + Name + E.Parameters + " {\n";
     Text += "  if (skipLaunch())\n    return 0;\n";
-    Text += "  return __real_" + Name + " ? __real_" + Name + E.Arguments +
-            " : 1;\n}\n\n";
+    Text += "  static auto *Real = reinterpret_cast<int (*)" +
+            std::string(E.Parameters) +
+            ">(realEntry(reinterpret_cast<void *>(&__real_" + Name + "), \"" +
+            Name + "\"));\n";
+    Text += "  return Real ? Real" + std::string(E.Arguments) + " : 1;\n}\n\n";
   }
   return Text;
 }
@@ -111,12 +134,27 @@ const std::string &launchGateSource() {
   return Source;
 }
 
+std::string reservedLaunchGateName(const std::string &Code) {
+  std::string Text = codeWithoutComments(Code);
+  for (size_t At = 0; At < Text.size();) {
+    if (!isWordChar(Text[At])) {
+      ++At;
+      continue;
+    }
+    size_t End = At;
+    while (End < Text.size() && isWordChar(Text[End]))
+      ++End;
+    std::string Word = Text.substr(At, End - At);
+    if (Word.rfind("kevin_skip", 0) == 0 || Word.rfind("__wrap_", 0) == 0 ||
+        Word.rfind("__real_", 0) == 0)
+      return Word;
+    At = End;
+  }
+  return "";
+}
+
 std::vector<std::string> launchGateLinkFlags() {
-  // The gate's references to the real entry points are weak (a driver
-  // function need not exist where nothing calls it), and --as-needed (the
-  // default of Ubuntu's gcc) would drop a library only they use: the CUDA
-  // driver an extension links for cuLaunchKernel. Then they would stay null.
-  std::vector<std::string> Flags = {"-Wl,--no-as-needed"};
+  std::vector<std::string> Flags;
   for (const GatedEntry &E : gatedEntries())
     Flags.push_back("-Wl,--wrap=" + E.Name);
   return Flags;

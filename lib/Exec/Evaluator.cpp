@@ -519,9 +519,12 @@ Expected<Verdict> evaluate(const Candidate &C,
     for (unsigned T = 0; T < Options.Trials; ++T)
       Task["trials"].push_back(
           Json{{"inputs", Reference["trials"][T]["inputs"]}});
+    // The replay comes before a secret trial after the first, or after the
+    // last: a candidate that counts its calls cannot tell which it is.
     if (Draws > Options.Trials)
       Task["ghost"] = {
-          {"inputs", Reference["trials"][Options.Trials]["inputs"]}};
+          {"inputs", Reference["trials"][Options.Trials]["inputs"]},
+          {"before_trial", 1 + trialSeed(Secret, 9000003u) % Options.Trials}};
     // KEVIN-RT-009 profiles one of the checked calls, at a secret trial
     // after the first: a forward that ends the process (exit() from C++)
     // under an active profiler crashes in CUPTI's teardown instead of
@@ -686,13 +689,14 @@ Expected<Verdict> evaluate(const Candidate &C,
           fail(TC.Result, trialLabel(T) + ": " + TC.Message);
         }
       }
+    // Judged on the trials' draws only (not the ghost replay's).
     bool ReferenceConstant = Options.Trials > 1;
-    for (unsigned T = 1; T < RefOutputs.size(); ++T)
+    for (unsigned T = 1; T < Options.Trials; ++T)
       ReferenceConstant &= sameBits(RefOutputs[T], RefOutputs[0]);
     // Judged on the task's own draws: heavy-tailed ones (a spiky softmax)
     // would hide a task where zeros pass.
     std::vector<std::vector<at::Tensor>> TaskDraws;
-    for (unsigned T = 0; T < RefOutputs.size(); ++T)
+    for (unsigned T = 0; T < Options.Trials; ++T)
       if (!heavyTailed(T))
         TaskDraws.push_back(RefOutputs[T]);
     bool Degenerate = trivialOutputWouldPass(TaskDraws, Options.Tolerances);
@@ -826,31 +830,63 @@ Expected<Verdict> evaluate(const Candidate &C,
     if (replaysGhost(Options)) {
       const Json Ghost = Ran.Result.value("ghost", Json::object());
       uint64_t Skipped = Ghost.value("skipped_launches", uint64_t(0));
+      const std::vector<at::Tensor> &Want = RefOutputs[Options.Trials];
+      // The replay tells nothing when the answer on its draw would also be
+      // right on a trial's (a near-constant output, such as a loss).
+      bool Informative = true;
+      for (unsigned T = 0; Informative && T < Options.Trials; ++T)
+        Informative =
+            Want.size() != RefOutputs[T].size() ||
+            compareTrial(RefOutputs[T], Want, Options.Tolerances, Degenerate)
+                    .Result != Outcome::Ok;
+      unsigned CandidateLaunches =
+          KernelsRecord.is_object()
+              ? KernelsRecord.value("candidate_launches", 0u)
+              : 0u;
       GhostRecord = Json::object();
+      auto unavailable = [&](const std::string &Why) {
+        GhostRecord["available"] = false;
+        GhostRecord["why"] = Why;
+      };
       if (!Ran.Result.contains("ghost")) {
-        GhostRecord["available"] = false;
-        GhostRecord["why"] = "the worker reported no ghost replay";
+        unavailable("the worker reported no ghost replay");
+      } else if (Skipped == 0 && CandidateLaunches > 0) {
+        // Its kernels ran in the profiled call, yet none passed the gate
+        // in the replay: they were launched around it.
+        GhostRecord["available"] = true;
+        GhostRecord["result"] = "gate-bypassed";
+        fail(Outcome::KernelsUnused,
+             "the candidate's kernels ran in the profiled call, but none of "
+             "its launches went through kevin's launch gate in the replay "
+             "without them: launch kernels with <<<...>>> or the CUDA "
+             "runtime's or driver's launch functions [KEVIN-RT-010]");
       } else if (Skipped == 0) {
-        // Nothing was skipped: no launch of the candidate's passed kevin's
-        // gate (a pure-PyTorch forward; RT-009 judges those).
-        GhostRecord["available"] = false;
-        GhostRecord["why"] = "no launch of the candidate's passed the gate";
+        // A pure-PyTorch forward (RT-009 judges those).
+        unavailable("no launch of the candidate's passed the gate");
+      } else if (!Informative) {
+        unavailable("the answer on the replay's draw is also right on a "
+                    "trial's draw");
       } else if (Ghost.contains("raised")) {
         GhostRecord["available"] = true;
         GhostRecord["result"] = "raised";
       } else {
         GhostRecord["available"] = true;
-        const std::vector<at::Tensor> &Want = RefOutputs[Options.Trials];
         Expected<std::vector<at::Tensor>> Outs = readTensorFile(
             protocol::trialFile(CandDir, Options.Trials, "ghost"),
             outputReadLimit(Want));
+        // An earlier call's output left in its buffer is not an answer.
+        bool Stale = false;
+        for (unsigned T = 0; Outs && !Stale && T < CandOutputs.size(); ++T)
+          Stale =
+              sameBits(*Outs, CandOutputs[T]) ||
+              (!RepeatOutputs[T].empty() && sameBits(*Outs, RepeatOutputs[T]));
         bool Right =
-            Outs && Outs->size() == Want.size() &&
+            Outs && !Stale && Outs->size() == Want.size() &&
             Ghost.value("kind", "") ==
                 RefTrials[Options.Trials]["outputs"]["kind"] &&
             compareTrial(Want, *Outs, Options.Tolerances, Degenerate).Result ==
                 Outcome::Ok;
-        GhostRecord["result"] = Right ? "right" : "wrong";
+        GhostRecord["result"] = Right ? "right" : Stale ? "stale" : "wrong";
         if (Right)
           fail(Outcome::KernelsUnused,
                "with the " + std::to_string(Skipped) +

@@ -24,6 +24,7 @@
 #include <pybind11/stl.h>
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -1050,7 +1051,15 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // element the candidate leaves unwritten fails as nan on every run. On
     // CUDA the allocator's free blocks are filled before every checked call.
     Report.Value["fresh_memory_poisoned"] =
-        Cuda ? PoisonCudaCache(Device).cast<bool>() : poisonFreshCpuMemory();
+        Cuda ? PoisonCudaCache(Device, 0).cast<bool>() : poisonFreshCpuMemory();
+    // The filled memory kept free for a call's outputs: twice its inputs,
+    // at most 4 GiB.
+    auto poisonReserve = [](const std::vector<at::Tensor> &Inputs) {
+      int64_t Bytes = 0;
+      for (const at::Tensor &In : Inputs)
+        Bytes += In.numel() * In.element_size();
+      return std::min<int64_t>(2 * Bytes, int64_t(4) << 30);
+    };
     std::vector<std::pair<uintptr_t, uintptr_t>> Owned;
     for (const char *Kind : {"parameters", "buffers"})
       for (py::handle P : Model.attr(Kind)())
@@ -1122,6 +1131,67 @@ int runCandidateWorker(const WorkerOptions &Options) {
     std::optional<unsigned> ProfiledTrial;
     if (Cuda && Options.ProfileKernels && Task.contains("profiled_trial"))
       ProfiledTrial = Task["profiled_trial"].get<unsigned>();
+    // KEVIN-RT-010, ghost replay: one more forward, on inputs no call has
+    // seen, with every launch of the candidate's extensions skipped (kevin's
+    // launch gate), before the trial kevin-run picked (a secret one after
+    // the first, or after the last). Whatever it returns goes to kevin-run,
+    // which fails the candidate when that is still the right answer.
+    // Nothing here fails the candidate: a forward that raises without its
+    // kernels depends on them. False on a tool error.
+    std::optional<unsigned> GhostBefore;
+    if (Cuda && Task.contains("ghost"))
+      GhostBefore = Task["ghost"]["before_trial"].get<unsigned>();
+    auto replayGhost = [&]() -> bool {
+      progress(Report.ProgressFd, "run ghost replay");
+      Expected<std::vector<at::Tensor>> Loaded = readTensorFile(
+          protocol::trialFile(InputsDir, Options.Trials, "inputs"));
+      if (!Loaded) {
+        std::cerr << "kevin-worker: error: " << Loaded.error().message()
+                  << "\n";
+        return false;
+      }
+      std::vector<at::Tensor> Given;
+      for (const at::Tensor &In : *Loaded)
+        Given.push_back(In.to(at::Device(Options.Device), false, true));
+      py::list Args = trialArguments(Prelude, Task["ghost"]["inputs"], Given);
+      Json Ghost;
+      // Filled first: an honest kernel's output reads NaN without it.
+      PoisonCudaCache(Device, poisonReserve(Given));
+      uint64_t SkippedBefore = worker::skippedCandidateLaunches();
+      std::vector<at::Tensor> OnCpu;
+      std::string Raised;
+      worker::skipCandidateLaunches(true);
+      try {
+        py::object Out = Model(*Args);
+        Prelude.attr("cuda_synchronize")();
+        Json Kind;
+        for (py::handle H : outputItems(Out, Kind)) {
+          if (!THPVariable_CheckExact(H.ptr())) {
+            Raised = "forward returned something other than tensors";
+            break;
+          }
+          OnCpu.push_back(fromPython(H).detach().to(at::kCPU));
+        }
+        Ghost["kind"] = Kind["kind"];
+      } catch (py::error_already_set &E) {
+        Raised = isSystemExit(E) ? "forward called exit" : E.what();
+      } catch (const std::exception &E) {
+        Raised = E.what();
+      }
+      worker::skipCandidateLaunches(false);
+      Ghost["skipped_launches"] =
+          worker::skippedCandidateLaunches() - SkippedBefore;
+      if (!Raised.empty()) {
+        Ghost["raised"] = Raised.substr(0, 300);
+      } else if (Error E = writeTensorFile(
+                     protocol::trialFile(Options.Dir, Options.Trials, "ghost"),
+                     OnCpu)) {
+        std::cerr << "kevin-worker: error: " << E.message() << "\n";
+        return false;
+      }
+      Report.Value["ghost"] = Ghost;
+      return true;
+    };
     // Run: fresh clones per call; the last trial reuses the previous
     // call's input buffers with new contents (a pointer-keyed cache then
     // returns a stale answer).
@@ -1131,6 +1201,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
     std::vector<at::Tensor> Previous, BeforePrevious;
     auto RunStart = Clock::now();
     for (unsigned T = 0; T < Options.Trials; ++T) {
+      if (GhostBefore && *GhostBefore == T && !replayGhost())
+        return ExitError;
       progress(Report.ProgressFd, "run " + std::to_string(T));
       Expected<std::vector<at::Tensor>> Loaded =
           readTensorFile(protocol::trialFile(InputsDir, T, "inputs"));
@@ -1163,7 +1235,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
       if (Profiled)
         progress(Report.ProgressFd, "run " + std::to_string(T) + " profiled");
       if (Cuda)
-        PoisonCudaCache(Device);
+        PoisonCudaCache(Device, poisonReserve(Given));
       auto CallStart = Clock::now();
       py::object Out;
       std::string Which = "trial " + std::to_string(T);
@@ -1221,7 +1293,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
           trialArguments(Prelude, Task["trials"][T]["inputs"], AgainGiven);
       py::object AgainOut;
       if (Cuda)
-        PoisonCudaCache(Device);
+        PoisonCudaCache(Device, poisonReserve(AgainGiven));
       if (!callModel(AgainArgs, Which + ", forward called again", AgainOut))
         return finish(Stage::Run);
       Json AgainKind;
@@ -1267,59 +1339,8 @@ int runCandidateWorker(const WorkerOptions &Options) {
     }
     Report.Value["trials"] = Trials;
     Report.Value["seconds"]["run"] = secondsSince(RunStart);
-    // KEVIN-RT-010, ghost replay: one more forward, on inputs no call has
-    // seen, with every launch of the candidate's extensions skipped (kevin's
-    // launch gate). Whatever it returns goes to kevin-run, which fails the
-    // candidate when that is still the right answer. Nothing here fails the
-    // candidate: a forward that raises without its kernels depends on them.
-    if (Cuda && Task.contains("ghost")) {
-      progress(Report.ProgressFd, "run ghost replay");
-      Expected<std::vector<at::Tensor>> Loaded = readTensorFile(
-          protocol::trialFile(InputsDir, Options.Trials, "inputs"));
-      if (!Loaded) {
-        std::cerr << "kevin-worker: error: " << Loaded.error().message()
-                  << "\n";
-        return ExitError;
-      }
-      std::vector<at::Tensor> Given;
-      for (const at::Tensor &In : *Loaded)
-        Given.push_back(In.to(at::Device(Options.Device), false, true));
-      py::list Args = trialArguments(Prelude, Task["ghost"]["inputs"], Given);
-      Json Ghost;
-      uint64_t SkippedBefore = worker::skippedCandidateLaunches();
-      std::vector<at::Tensor> OnCpu;
-      std::string Raised;
-      worker::skipCandidateLaunches(true);
-      try {
-        py::object Out = Model(*Args);
-        Prelude.attr("cuda_synchronize")();
-        Json Kind;
-        for (py::handle H : outputItems(Out, Kind)) {
-          if (!THPVariable_CheckExact(H.ptr())) {
-            Raised = "forward returned something other than tensors";
-            break;
-          }
-          OnCpu.push_back(fromPython(H).detach().to(at::kCPU));
-        }
-        Ghost["kind"] = Kind["kind"];
-      } catch (py::error_already_set &E) {
-        Raised = isSystemExit(E) ? "forward called exit" : E.what();
-      } catch (const std::exception &E) {
-        Raised = E.what();
-      }
-      worker::skipCandidateLaunches(false);
-      Ghost["skipped_launches"] =
-          worker::skippedCandidateLaunches() - SkippedBefore;
-      if (!Raised.empty()) {
-        Ghost["raised"] = Raised.substr(0, 300);
-      } else if (Error E = writeTensorFile(
-                     protocol::trialFile(Options.Dir, Options.Trials, "ghost"),
-                     OnCpu)) {
-        std::cerr << "kevin-worker: error: " << E.message() << "\n";
-        return ExitError;
-      }
-      Report.Value["ghost"] = Ghost;
-    }
+    if (GhostBefore && *GhostBefore >= Options.Trials && !replayGhost())
+      return ExitError;
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     return finish(Stage::Compare);
   } catch (py::error_already_set &E) {

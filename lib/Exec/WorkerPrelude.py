@@ -324,33 +324,51 @@ _empty = torch.empty
 _uint8 = torch.uint8
 
 
-def poison_cuda_cache(device):
+def poison_cuda_cache(device, reserve):
     """KEVIN-RT-005 on CUDA: fills every free block the caching allocator
     holds for the device with 0xff bytes (NaN in every floating-point
     format), so an output element a kernel never writes reads NaN instead
     of whatever the block held. Each free block is taken by an allocation of
     its own size (the allocator's best fit is that block), filled, and given
-    back. Memory the allocator has still to get from the driver is not
-    reached. False when this torch cannot list its blocks."""
+    back. So that outputs come from filled blocks rather than from new
+    memory, the free large blocks are topped up to `reserve` bytes and the
+    small ones (under 1 MiB) to 4 MiB by filled allocations given back too.
+    False when this torch cannot list its blocks."""
     if _memory_snapshot is None:
         return False
     index = torch.device(device).index
     if index is None:
         index = torch.cuda.current_device()
     held = []
+
+    def take(size):
+        taken = _empty(size, dtype=_uint8, device=device)
+        taken.fill_(255)
+        held.append(taken)
+
     try:
+        free_large = free_small = 0
         for segment in _memory_snapshot():
             if segment.get("device") != index:
                 continue
+            small = segment.get("segment_type") == "small"
             for block in segment.get("blocks", []):
-                if block.get("state") == "inactive" and block.get("size", 0) > 0:
-                    taken = _empty(block["size"], dtype=_uint8, device=device)
-                    taken.fill_(255)
-                    held.append(taken)
+                size = block.get("size", 0)
+                if block.get("state") == "inactive" and size > 0:
+                    take(size)
+                    if small:
+                        free_small += size
+                    else:
+                        free_large += size
+        if free_large < reserve:
+            take(reserve - free_large)
+        while free_small < 4 << 20:
+            take(1 << 20)
+            free_small += 1 << 20
     except Exception:
         return False
     finally:
-        del held
+        del held[:]
     return True
 
 

@@ -29,6 +29,20 @@ void writeText(const std::filesystem::path &Path, const std::string &Text) {
   std::ofstream(Path) << Text;
 }
 
+/// A scratch directory, removed with everything in it.
+struct ScratchDir {
+  std::filesystem::path Path;
+  ScratchDir() {
+    char Template[] = "/tmp/kevin-launch-gate-XXXXXX";
+    if (::mkdtemp(Template))
+      Path = Template;
+  }
+  ~ScratchDir() {
+    if (!Path.empty())
+      std::filesystem::remove_all(Path);
+  }
+};
+
 /// Runs a shell command in Dir; true when it succeeded.
 bool run(const std::filesystem::path &Dir, const std::string &Command) {
   std::string Line = "cd '" + Dir.string() + "' && " + Command;
@@ -49,6 +63,7 @@ extern "C" int cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
                               unsigned S, void *St, void **P, void **E) {
   return (int)(GX + GY + GZ + BX + BY + BZ + S) + (E ? 100 : 0);
 }
+extern "C" void registerKernels() {}
 )";
 
 constexpr const char *CandidateCode = R"(
@@ -59,6 +74,14 @@ extern "C" int __cudaLaunchKernel(const void *, Dim3, Dim3, void **, size_t,
 extern "C" int cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned,
                               unsigned, unsigned, unsigned, void *, void **,
                               void **);
+// As nvcc's registration code does, the real extension calls the runtime
+// outside its launches too, which keeps the runtime needed.
+extern "C" void registerKernels();
+__attribute__((constructor)) static void registerAtLoad() {
+#ifndef LAUNCHES_ONLY
+  registerKernels();
+#endif
+}
 extern "C" int launchThroughRuntime() {
   int Stream;
   return __cudaLaunchKernel(nullptr, Dim3{4, 1, 3}, Dim3{1, 2, 1}, nullptr,
@@ -73,9 +96,9 @@ extern "C" int launchThroughDriver() {
 } // namespace
 
 TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
-  char Template[] = "/tmp/kevin-launch-gate-XXXXXX";
-  ASSERT_NE(::mkdtemp(Template), nullptr);
-  std::filesystem::path Dir = Template;
+  ScratchDir Scratch;
+  ASSERT_FALSE(Scratch.Path.empty());
+  const std::filesystem::path &Dir = Scratch.Path;
   writeText(Dir / "fake_cuda.cpp", FakeCuda);
   writeText(Dir / "candidate.cpp", CandidateCode);
   writeText(Dir / "gate.cpp", kevin::launchGateSource());
@@ -85,13 +108,11 @@ TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
   ASSERT_TRUE(run(Dir, "g++ -shared -fPIC fake_cuda.cpp -o libfakecuda.so"));
   ASSERT_TRUE(run(Dir, "g++ -fPIC -O2 -c candidate.cpp -o candidate.o && "
                        "g++ -fPIC -O2 -c gate.cpp -o gate.o"));
-  // As the builder links: the gate's flags before the libraries, the gate
-  // beside the candidate's objects. The candidate references nothing of the
-  // stand-in but its launches, so only the gate's weak references to the
-  // real entry points keep it needed.
-  ASSERT_TRUE(run(Dir, "g++ -shared" + GateFlags +
-                           " candidate.o gate.o -L. -lfakecuda -Wl,-rpath," +
-                           Dir.string() + " -o libcandidate.so"));
+  // As the builder links: the gate beside the candidate's objects, its
+  // flags with the libraries.
+  ASSERT_TRUE(run(Dir, "g++ -shared candidate.o gate.o -L. -lfakecuda" +
+                           GateFlags + " -Wl,-rpath," + Dir.string() +
+                           " -o libcandidate.so"));
   void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
   ASSERT_NE(Library, nullptr) << ::dlerror();
   auto *Runtime =
@@ -115,17 +136,59 @@ TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
   EXPECT_EQ(Runtime(), 4321 + 5);
   EXPECT_EQ(kevin_skipped_candidate_launches, 2u);
   ::dlclose(Library);
-  std::filesystem::remove_all(Dir);
+}
+
+TEST(LaunchGateTest, FindsAnEntryPointTheLinkerDropped) {
+  ScratchDir Scratch;
+  ASSERT_FALSE(Scratch.Path.empty());
+  const std::filesystem::path &Dir = Scratch.Path;
+  writeText(Dir / "fake_cuda.cpp", FakeCuda);
+  writeText(Dir / "candidate.cpp", CandidateCode);
+  writeText(Dir / "gate.cpp", kevin::launchGateSource());
+  std::string GateFlags;
+  for (const std::string &Flag : kevin::launchGateLinkFlags())
+    GateFlags += " " + Flag;
+  // Only the gate's weak references name the stand-in (as only they name
+  // the driver in an extension that calls cuLaunchKernel): --as-needed
+  // drops it, and the gate looks the entry points up in the process.
+  ASSERT_TRUE(run(Dir, "g++ -shared -fPIC fake_cuda.cpp -o libfakecuda.so"));
+  ASSERT_TRUE(run(Dir, "g++ -fPIC -DLAUNCHES_ONLY -c candidate.cpp && "
+                       "g++ -fPIC -c gate.cpp && g++ -shared candidate.o "
+                       "gate.o -Wl,--as-needed -L. -lfakecuda" +
+                           GateFlags + " -o libcandidate.so"));
+  ASSERT_FALSE(run(Dir, "readelf -d libcandidate.so | grep -q libfakecuda"));
+  void *Runtime =
+      ::dlopen((Dir / "libfakecuda.so").c_str(), RTLD_NOW | RTLD_GLOBAL);
+  ASSERT_NE(Runtime, nullptr) << ::dlerror();
+  void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
+  ASSERT_NE(Library, nullptr) << ::dlerror();
+  auto *Launch =
+      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughRuntime"));
+  ASSERT_NE(Launch, nullptr);
+  EXPECT_EQ(Launch(), 4326);
+  ::dlclose(Library);
+  ::dlclose(Runtime);
+}
+
+TEST(LaunchGateTest, ReservedNames) {
+  EXPECT_EQ(kevin::reservedLaunchGateName(
+                "__attribute__((visibility(\"hidden\"))) int "
+                "kevin_skip_candidate_launches = 0;"),
+            "kevin_skip_candidate_launches");
+  EXPECT_EQ(kevin::reservedLaunchGateName("r = __real_cudaLaunchKernel(f);"),
+            "__real_cudaLaunchKernel");
+  EXPECT_EQ(kevin::reservedLaunchGateName("int __wrap_x;"), "__wrap_x");
+  // Comments and longer words that merely contain the prefixes are fine.
+  EXPECT_EQ(kevin::reservedLaunchGateName(
+                "// kevin_skip_candidate_launches\nint my__real_count;"),
+            "");
 }
 
 TEST(LaunchGateTest, WrapsEveryEntryPointTheGateDefines) {
   const std::string &Source = kevin::launchGateSource();
   std::vector<std::string> Flags = kevin::launchGateLinkFlags();
-  EXPECT_GE(Flags.size(), 19u);
-  EXPECT_EQ(Flags.front(), "-Wl,--no-as-needed");
+  EXPECT_EQ(Flags.size(), 18u);
   for (const std::string &Flag : Flags) {
-    if (Flag.find("--wrap=") == std::string::npos)
-      continue;
     std::string Name = Flag.substr(Flag.find('=') + 1);
     EXPECT_NE(Source.find("int __wrap_" + Name + "("), std::string::npos)
         << Name;

@@ -24,10 +24,15 @@ namespace kevin {
 /// compiler builds it in well under a second.
 const std::string &launchGateSource();
 
-/// The linker flags that route the extension's launches through the gate
-/// (one `-Wl,--wrap=` per gated entry point), to be given before the
-/// libraries: they also keep every library on the command line needed.
+/// The linker flags that route the extension's launches through the gate:
+/// one `-Wl,--wrap=` per gated entry point.
 std::vector<std::string> launchGateLinkFlags();
+
+/// The first name of the gate's own (its switch and counter, a `__wrap_` or
+/// `__real_` symbol) that Code (a candidate's source) spells outside
+/// comments, or "" when none: a candidate's definition of the switch would
+/// bind the gate to it, and a `__real_` call would launch past the gate.
+std::string reservedLaunchGateName(const std::string &Code);
 
 } // namespace kevin
 
