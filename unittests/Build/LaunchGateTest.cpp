@@ -93,26 +93,34 @@ extern "C" int launchThroughDriver() {
 }
 )";
 
-} // namespace
-
-TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
-  ScratchDir Scratch;
-  ASSERT_FALSE(Scratch.Path.empty());
-  const std::filesystem::path &Dir = Scratch.Path;
+/// Builds, in Dir, the stand-in runtime (libfakecuda.so) and the candidate
+/// library (libcandidate.so) as the builder links an extension: the gate
+/// beside the candidate's objects, its flags with the libraries. Compile
+/// adds to the candidate's compile, Link to the link; true on success.
+bool buildCandidate(const std::filesystem::path &Dir,
+                    const std::string &Compile, const std::string &Link) {
   writeText(Dir / "fake_cuda.cpp", FakeCuda);
   writeText(Dir / "candidate.cpp", CandidateCode);
   writeText(Dir / "gate.cpp", kevin::launchGateSource());
   std::string GateFlags;
   for (const std::string &Flag : kevin::launchGateLinkFlags())
     GateFlags += " " + Flag;
-  ASSERT_TRUE(run(Dir, "g++ -shared -fPIC fake_cuda.cpp -o libfakecuda.so"));
-  ASSERT_TRUE(run(Dir, "g++ -fPIC -O2 -c candidate.cpp -o candidate.o && "
-                       "g++ -fPIC -O2 -c gate.cpp -o gate.o"));
-  // As the builder links: the gate beside the candidate's objects, its
-  // flags with the libraries.
-  ASSERT_TRUE(run(Dir, "g++ -shared candidate.o gate.o -L. -lfakecuda" +
-                           GateFlags + " -Wl,-rpath," + Dir.string() +
-                           " -o libcandidate.so"));
+  return run(Dir, "g++ -shared -fPIC fake_cuda.cpp -o libfakecuda.so") &&
+         run(Dir, "g++ -fPIC -O2 " + Compile +
+                      " -c candidate.cpp -o candidate.o && "
+                      "g++ -fPIC -O2 -c gate.cpp -o gate.o") &&
+         run(Dir, "g++ -shared candidate.o gate.o " + Link + " -L. -lfakecuda" +
+                      GateFlags + " -Wl,-rpath," + Dir.string() +
+                      " -o libcandidate.so");
+}
+
+} // namespace
+
+TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
+  ScratchDir Scratch;
+  ASSERT_FALSE(Scratch.Path.empty());
+  const std::filesystem::path &Dir = Scratch.Path;
+  ASSERT_TRUE(buildCandidate(Dir, "", ""));
   void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
   ASSERT_NE(Library, nullptr) << ::dlerror();
   auto *Runtime =
@@ -142,20 +150,10 @@ TEST(LaunchGateTest, FindsAnEntryPointTheLinkerDropped) {
   ScratchDir Scratch;
   ASSERT_FALSE(Scratch.Path.empty());
   const std::filesystem::path &Dir = Scratch.Path;
-  writeText(Dir / "fake_cuda.cpp", FakeCuda);
-  writeText(Dir / "candidate.cpp", CandidateCode);
-  writeText(Dir / "gate.cpp", kevin::launchGateSource());
-  std::string GateFlags;
-  for (const std::string &Flag : kevin::launchGateLinkFlags())
-    GateFlags += " " + Flag;
   // Only the gate's weak references name the stand-in (as only they name
   // the driver in an extension that calls cuLaunchKernel): --as-needed
   // drops it, and the gate looks the entry points up in the process.
-  ASSERT_TRUE(run(Dir, "g++ -shared -fPIC fake_cuda.cpp -o libfakecuda.so"));
-  ASSERT_TRUE(run(Dir, "g++ -fPIC -DLAUNCHES_ONLY -c candidate.cpp && "
-                       "g++ -fPIC -c gate.cpp && g++ -shared candidate.o "
-                       "gate.o -Wl,--as-needed -L. -lfakecuda" +
-                           GateFlags + " -o libcandidate.so"));
+  ASSERT_TRUE(buildCandidate(Dir, "-DLAUNCHES_ONLY", "-Wl,--as-needed"));
   ASSERT_FALSE(run(Dir, "readelf -d libcandidate.so | grep -q libfakecuda"));
   void *Runtime =
       ::dlopen((Dir / "libfakecuda.so").c_str(), RTLD_NOW | RTLD_GLOBAL);
