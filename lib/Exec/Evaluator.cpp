@@ -344,6 +344,12 @@ Expected<Verdict> evaluate(const Candidate &C,
   for (unsigned K = 0; K < Options.HeavyTailedTrials && K + 1 < Options.Trials;
        ++K)
     HeavyTailed[Order[K]] = true;
+  // The held-out batch's trial: after the first (the task's own shapes, the
+  // reference's to compare with) and before the last two (the last rewrites
+  // the buffers of the one before, which needs their shapes).
+  int64_t HeldOutTrial = -1;
+  if (Options.HeldOutBatch && Options.Trials >= 4)
+    HeldOutTrial = 1 + trialSeed(Secret, 9000004u) % (Options.Trials - 3);
   // Drawn before any worker starts: nothing below returns early while one
   // waits for its secrets.
   Expected<std::string> NonceOrError = randomHex(16);
@@ -415,6 +421,7 @@ Expected<Verdict> evaluate(const Candidate &C,
     DeviceWait = DeviceHold->waitedSeconds();
     Seeded->send(Json{{"seeds", Seeds},
                       {"heavy_tailed", HeavyTailed},
+                      {"held_out_batch", HeldOutTrial},
                       {"float64", Options.Precision.Factor > 0}}
                      .dump());
     Phases->Nonce.send(NonceLine);
@@ -529,9 +536,15 @@ Expected<Verdict> evaluate(const Candidate &C,
     // after the first: a forward that ends the process (exit() from C++)
     // under an active profiler crashes in CUPTI's teardown instead of
     // exiting, and the first call is where such candidates end it.
+    // With a held-out batch, its trial is the profiled one: a kernel kept
+    // for the task's own shapes, with a library fallback for the rest
+    // (KEVIN-RT-022's shape gate), shows there.
     if (profilesKernels(Options) && Options.Trials > 0)
       Task["profiled_trial"] =
-          Options.Trials == 1
+          HeldOutTrial >= 0 &&
+                  Reference["trials"][HeldOutTrial].contains("held_out_batch")
+              ? HeldOutTrial
+          : Options.Trials == 1
               ? 0
               : 1 + trialSeed(Secret, 9000002u) % (Options.Trials - 1);
     Phases->Task.send(Task.dump());
@@ -606,8 +619,11 @@ Expected<Verdict> evaluate(const Candidate &C,
     // How messages name a trial: its inputs' distribution when not the
     // task's own.
     auto trialLabel = [&](unsigned T) {
-      return "trial " + std::to_string(T) +
-             (heavyTailed(T) ? " (heavy-tailed inputs)" : "");
+      std::string Label = "trial " + std::to_string(T);
+      if (RefTrials[T].contains("held_out_batch"))
+        Label += " (held-out batch size " +
+                 RefTrials[T]["held_out_batch"].dump() + ")";
+      return Label + (heavyTailed(T) ? " (heavy-tailed inputs)" : "");
     };
     std::vector<std::vector<at::Tensor>> CandOutputs;
     // Per trial, the outputs of forward called again on the same inputs
@@ -768,6 +784,8 @@ Expected<Verdict> evaluate(const Candidate &C,
         }
       }
       Entry["inputs"] = heavyTailed(T) ? "heavy-tailed" : "task";
+      if (RefTrials[T].contains("held_out_batch"))
+        Entry["held_out_batch"] = RefTrials[T]["held_out_batch"];
       if (const Json *B = budgetOf(0))
         if ((*B)["norm"].get<double>() > 0 && !TC.ErrorNorms.empty()) {
           double Norm = (*B)["norm"].get<double>();

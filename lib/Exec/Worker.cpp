@@ -544,14 +544,18 @@ struct ReferenceCall {
 };
 
 /// Draws a trial's inputs from Seed (heavy-tailed when Heavy, KEVIN-RT-022;
-/// Heavy turns false when no input is one the transform applies to) and
-/// calls Model on clones of them.
+/// Heavy turns false when no input is one the transform applies to; with the
+/// task's batch_size set to BatchSize when that is positive) and calls Model
+/// on clones of them.
 ReferenceCall callReference(py::module_ &Prelude, py::module_ &Task,
                             py::object &Model, const std::string &Device,
-                            uint64_t Seed, bool &Heavy) {
+                            uint64_t Seed, bool &Heavy, int64_t BatchSize) {
   ReferenceCall Call;
   py::list Inputs =
-      Prelude.attr("draw_inputs")(Task.attr("get_inputs"), Device, Seed);
+      BatchSize > 0
+          ? Prelude.attr("draw_inputs_with_batch")(Task, Device, Seed,
+                                                   BatchSize)
+          : Prelude.attr("draw_inputs")(Task.attr("get_inputs"), Device, Seed);
   if (Heavy) {
     py::object Transformed =
         Prelude.attr("heavy_tailed")(Inputs, Seed ^ 0x9e3779b97f4a7c15ULL);
@@ -603,11 +607,11 @@ std::vector<at::Tensor> outputTensorsOf(const py::object &Out) {
 ReferenceCall callReferenceOrFallBack(py::module_ &Prelude, py::module_ &Task,
                                       py::object &Model,
                                       const std::string &Device, uint64_t Seed,
-                                      bool &Heavy) {
+                                      bool &Heavy, int64_t BatchSize) {
   if (Heavy) {
     try {
       ReferenceCall Call =
-          callReference(Prelude, Task, Model, Device, Seed, Heavy);
+          callReference(Prelude, Task, Model, Device, Seed, Heavy, BatchSize);
       if (!Heavy)
         return Call; // nothing was transformed: the task's own draw
       bool Finite = true;
@@ -621,7 +625,7 @@ ReferenceCall callReferenceOrFallBack(py::module_ &Prelude, py::module_ &Task,
     }
     Heavy = false;
   }
-  return callReference(Prelude, Task, Model, Device, Seed, Heavy);
+  return callReference(Prelude, Task, Model, Device, Seed, Heavy, BatchSize);
 }
 
 /// Per output, the L2 norm of the float32 result's difference from the
@@ -736,13 +740,46 @@ int runReferenceWorker(const WorkerOptions &Options) {
     const Json &HeavyTailed = Secrets.contains("heavy_tailed")
                                   ? Secrets["heavy_tailed"]
                                   : Json::array();
+    // The trial drawn at a held-out batch size (KEVIN-RT-022), if any.
+    int64_t HeldOutTrial = Secrets.value("held_out_batch", int64_t(-1));
+    std::vector<std::vector<int64_t>> NominalShapes;
     Json Trials = Json::array();
     for (unsigned T = 0; T < Options.Trials; ++T) {
       uint64_t Seed = Secrets["seeds"][T].get<uint64_t>();
       bool Heavy = T < HeavyTailed.size() && HeavyTailed[T].is_boolean() &&
                    HeavyTailed[T].get<bool>();
-      ReferenceCall Call = callReferenceOrFallBack(Prelude, Task, Model,
-                                                   Options.Device, Seed, Heavy);
+      int64_t Batch =
+          T == HeldOutTrial
+              ? Prelude.attr("held_out_batch_size")(Task).cast<int64_t>()
+              : 0;
+      std::optional<ReferenceCall> HeldOut;
+      if (Batch > 0) {
+        // Where the task's semantics allow it: the model takes the draw,
+        // and the draw's shapes differ from the task's own.
+        bool WasHeavy = Heavy;
+        try {
+          HeldOut = callReferenceOrFallBack(Prelude, Task, Model,
+                                            Options.Device, Seed, Heavy, Batch);
+          std::vector<std::vector<int64_t>> Shapes;
+          for (const at::Tensor &In : HeldOut->Pristine)
+            Shapes.push_back(In.sizes().vec());
+          if (Shapes == NominalShapes)
+            HeldOut.reset();
+        } catch (const std::exception &) {
+          HeldOut.reset();
+        }
+        if (!HeldOut) {
+          Batch = 0;
+          Heavy = WasHeavy;
+        }
+      }
+      ReferenceCall Call =
+          HeldOut ? std::move(*HeldOut)
+                  : callReferenceOrFallBack(Prelude, Task, Model,
+                                            Options.Device, Seed, Heavy, 0);
+      if (T == 0)
+        for (const at::Tensor &In : Call.Pristine)
+          NominalShapes.push_back(In.sizes().vec());
       const Json &Layout = Call.Layout;
       const std::vector<at::Tensor> &Pristine = Call.Pristine;
       const py::object &Out = Call.Out;
@@ -793,6 +830,8 @@ int runReferenceWorker(const WorkerOptions &Options) {
       Json Trial;
       Trial["inputs"] = Layout;
       Trial["inputs_distribution"] = Heavy ? "heavy-tailed" : "task";
+      if (Batch > 0)
+        Trial["held_out_batch"] = Batch;
       Trial["outputs"] = Outputs;
       Trial["seconds"] = Seconds;
       if (!Model64.is_none()) {

@@ -203,6 +203,27 @@ def draw_inputs(get_inputs, device, seed):
     return get_inputs()
 
 
+def held_out_batch_size(task):
+    """KEVIN-RT-022's held-out shape: the batch size a held-out trial draws
+    with, half the task's module-level `batch_size` (2 for a batch of 1), or
+    0 when the task has no such integer."""
+    size = getattr(task, "batch_size", None)
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        return 0
+    return size // 2 if size >= 2 else 2
+
+
+def draw_inputs_with_batch(task, device, seed, size):
+    """draw_inputs with the task module's `batch_size` set to `size` while
+    get_inputs() runs (the task's code reads it from its module)."""
+    nominal = task.batch_size
+    task.batch_size = size
+    try:
+        return draw_inputs(task.get_inputs, device, seed)
+    finally:
+        task.batch_size = nominal
+
+
 # Heavy-tailed trials (KEVIN-RT-022): every element of a floating-point
 # input that holds negative values (a symmetric draw such as randn) is
 # multiplied by exp(s*z - s*s), z standard normal from the trial's secret

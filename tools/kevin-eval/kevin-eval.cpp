@@ -76,6 +76,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--kernel-coverage", KernelCoverage,
                  "kevin-run's KEVIN-RT-009 share on CUDA devices, from 0 to "
                  "1 (default 0.9; 0: no profiled forward)");
+  bool HeldOutBatch = false;
+  App.add_flag("--held-out-batch", HeldOutBatch,
+               "kevin-run's KEVIN-RT-022 held-out batch size on one trial");
   bool NoGhostReplay = false;
   App.add_flag("--no-ghost-replay", NoGhostReplay,
                "kevin-run's KEVIN-RT-010 off (on CUDA devices, one more "
@@ -139,6 +142,8 @@ int main(int Argc, char **Argv) {
   }
   if (NoGhostReplay)
     RunArgs.push_back("--no-ghost-replay");
+  if (HeldOutBatch)
+    RunArgs.push_back("--held-out-batch");
   Options.DeviceStages = {makeStage("run", withSandbox(RunArgs))};
   if (!NoBench)
     Options.DeviceStages.push_back(

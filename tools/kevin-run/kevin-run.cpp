@@ -57,6 +57,10 @@ int main(int Argc, char **Argv) {
                  "trials (at secret positions) whose inputs get "
                  "heavy-tailed magnitudes, KEVIN-RT-022 (default 2; at most "
                  "trials - 1; 0: none)");
+  App.add_flag("--held-out-batch", Options.HeldOutBatch,
+               "KEVIN-RT-022: one trial (at a secret position) draws its "
+               "inputs with the task's batch_size halved, where the task "
+               "has one and its model takes it (needs --trials 4 or more)");
   App.add_option("--precision-budget", Options.Precision.Factor,
                  "KEVIN-RT-023: the candidate's error against a float64 "
                  "reference may be this many times the float32 reference's "
