@@ -536,15 +536,9 @@ Expected<Verdict> evaluate(const Candidate &C,
     // after the first: a forward that ends the process (exit() from C++)
     // under an active profiler crashes in CUPTI's teardown instead of
     // exiting, and the first call is where such candidates end it.
-    // With a held-out batch, its trial is the profiled one: a kernel kept
-    // for the task's own shapes, with a library fallback for the rest
-    // (KEVIN-RT-022's shape gate), shows there.
     if (profilesKernels(Options) && Options.Trials > 0)
       Task["profiled_trial"] =
-          HeldOutTrial >= 0 &&
-                  Reference["trials"][HeldOutTrial].contains("held_out_batch")
-              ? HeldOutTrial
-          : Options.Trials == 1
+          Options.Trials == 1
               ? 0
               : 1 + trialSeed(Secret, 9000002u) % (Options.Trials - 1);
     Phases->Task.send(Task.dump());
@@ -705,10 +699,12 @@ Expected<Verdict> evaluate(const Candidate &C,
           fail(TC.Result, trialLabel(T) + ": " + TC.Message);
         }
       }
-    // Judged on the trials' draws only (not the ghost replay's).
+    // Judged on the trials' draws at the task's own shapes (not the ghost
+    // replay's, nor a held-out batch's, whose output has another shape).
     bool ReferenceConstant = Options.Trials > 1;
     for (unsigned T = 1; T < Options.Trials; ++T)
-      ReferenceConstant &= sameBits(RefOutputs[T], RefOutputs[0]);
+      if (!RefTrials[T].contains("held_out_batch"))
+        ReferenceConstant &= sameBits(RefOutputs[T], RefOutputs[0]);
     // Judged on the task's own draws: heavy-tailed ones (a spiky softmax)
     // would hide a task where zeros pass.
     std::vector<std::vector<at::Tensor>> TaskDraws;

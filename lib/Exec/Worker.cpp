@@ -748,21 +748,22 @@ int runReferenceWorker(const WorkerOptions &Options) {
       uint64_t Seed = Secrets["seeds"][T].get<uint64_t>();
       bool Heavy = T < HeavyTailed.size() && HeavyTailed[T].is_boolean() &&
                    HeavyTailed[T].get<bool>();
-      int64_t Batch =
-          T == HeldOutTrial
-              ? Prelude.attr("held_out_batch_size")(Task).cast<int64_t>()
-              : 0;
+      int64_t Batch = 0;
       std::optional<ReferenceCall> HeldOut;
-      if (Batch > 0) {
-        // Where the task's semantics allow it: the model takes the draw,
-        // and the draw's shapes differ from the task's own.
+      if (T == HeldOutTrial) {
+        // Where the task's semantics allow it: it has a batch_size, the
+        // model takes the draw, and the draw's shapes differ from the
+        // task's own.
         bool WasHeavy = Heavy;
         try {
-          HeldOut = callReferenceOrFallBack(Prelude, Task, Model,
-                                            Options.Device, Seed, Heavy, Batch);
+          Batch = Prelude.attr("held_out_batch_size")(Task).cast<int64_t>();
+          if (Batch > 0)
+            HeldOut = callReferenceOrFallBack(
+                Prelude, Task, Model, Options.Device, Seed, Heavy, Batch);
           std::vector<std::vector<int64_t>> Shapes;
-          for (const at::Tensor &In : HeldOut->Pristine)
-            Shapes.push_back(In.sizes().vec());
+          if (HeldOut)
+            for (const at::Tensor &In : HeldOut->Pristine)
+              Shapes.push_back(In.sizes().vec());
           if (Shapes == NominalShapes)
             HeldOut.reset();
         } catch (const std::exception &) {

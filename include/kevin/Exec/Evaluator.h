@@ -49,8 +49,7 @@ struct EvaluatorOptions {
   unsigned HeavyTailedTrials = 2;
   /// KEVIN-RT-022's held-out shape: one trial, at a secret position before
   /// the last two, draws its inputs with the task's `batch_size` halved
-  /// (where the task has one and its model takes the draw). On CUDA that
-  /// trial is also KEVIN-RT-009's profiled call.
+  /// (where the task has one and its model takes the draw).
   bool HeldOutBatch = false;
   /// KEVIN-RT-023: on each trial, the candidate's error against a float64
   /// reference may be at most this many times the float32 reference's own

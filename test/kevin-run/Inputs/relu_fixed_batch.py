@@ -1,10 +1,12 @@
 # A candidate for level1/19_ReLU that is right only at the task's own batch
-# size: it reshapes its answer to the benchmark's (16, 1024), as a kernel
-# with the sizes written into it would (KEVIN-RT-022's held-out shape).
+# size, as a kernel with the benchmark's sizes written into it would be: at
+# any other batch it returns its input (KEVIN-RT-022's held-out shape).
 import torch
 import torch.nn as nn
 
 
 class ModelNew(nn.Module):
     def forward(self, x):
-        return torch.relu(x).reshape(16, 1024)
+        if x.shape[0] == 16:
+            return torch.relu(x)
+        return x.clone()
