@@ -376,12 +376,6 @@ constexpr const char *MinimalBindingHeader =
     "#include <torch/csrc/utils/python_numbers.h>\n"
     "#include <torch/csrc/utils/python_tuples.h>\n";
 
-/// The end of the word (identifier or number) that starts at At.
-size_t wordEnd(const std::string &Text, size_t At) {
-  while (At < Text.size() && isWordChar(Text[At]))
-    ++At;
-  return At;
-}
 
 /// The first character at or after At that is not white space.
 size_t skipSpace(const std::string &Text, size_t At) {

@@ -19,6 +19,12 @@ bool isWordChar(char C) {
   return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
 }
 
+size_t wordEnd(const std::string &Text, size_t At) {
+  while (At < Text.size() && isWordChar(Text[At]))
+    ++At;
+  return At;
+}
+
 namespace {
 
 bool isSpace(char C) { return std::isspace(static_cast<unsigned char>(C)); }
@@ -148,9 +154,7 @@ bool isPlainReturnType(const std::string &Prefix) {
   for (size_t I = 0; I < Prefix.size();) {
     char C = Prefix[I];
     if (isWordChar(C)) {
-      size_t End = I;
-      while (End < Prefix.size() && isWordChar(Prefix[End]))
-        ++End;
+      size_t End = wordEnd(Prefix, I);
       if (disqualifyingWords().count(Prefix.substr(I, End - I)))
         return false;
       I = End;
@@ -279,9 +283,7 @@ std::optional<std::string> functionPrototype(const std::string &Text,
     }
     if (!isWordChar(C))
       continue;
-    size_t End = I;
-    while (End < Code.size() && isWordChar(Code[End]))
-      ++End;
+    size_t End = wordEnd(Code, I);
     // The first mention of the name at the top level decides: a call, a
     // qualified name or a variable there means the text is not plain.
     if (Depth == 0 && Code.compare(I, End - I, Name) == 0 &&

@@ -141,9 +141,7 @@ std::string reservedLaunchGateName(const std::string &Code) {
       ++At;
       continue;
     }
-    size_t End = At;
-    while (End < Text.size() && isWordChar(Text[End]))
-      ++End;
+    size_t End = wordEnd(Text, At);
     std::string Word = Text.substr(At, End - At);
     if (Word.rfind("kevin_skip", 0) == 0 || Word.rfind("__wrap_", 0) == 0 ||
         Word.rfind("__real_", 0) == 0)

@@ -808,6 +808,8 @@ Expected<Verdict> evaluate(const Candidate &C,
     }
     // KEVIN-RT-009, on a candidate correct so far.
     Json KernelsRecord;
+    // The candidate's kernel launches the profile saw (RT-010 reads it).
+    unsigned CandidateLaunches = 0;
     if (profilesKernels(Options)) {
       if (Ran.Result.contains("kernels") && !Ran.Result["kernels"].empty()) {
         std::vector<std::pair<std::string, double>> Events;
@@ -826,6 +828,7 @@ Expected<Verdict> evaluate(const Candidate &C,
         KernelCoverage KC = measureKernelCoverage(
             Events, namesIn("kernel_names"), namesIn("kernel_namespaces"));
         KernelsRecord = kernelCoverageJson(KC, Options.KernelCoverage);
+        CandidateLaunches = KC.CandidateLaunches;
         if (auto Failure = kernelCoverageFailure(KC, Options.KernelCoverage);
             Failure && Verdict_ == Outcome::Ok)
           fail(Failure->first, Failure->second);
@@ -853,10 +856,6 @@ Expected<Verdict> evaluate(const Candidate &C,
             Want.size() != RefOutputs[T].size() ||
             compareTrial(RefOutputs[T], Want, Options.Tolerances, Degenerate)
                     .Result != Outcome::Ok;
-      unsigned CandidateLaunches =
-          KernelsRecord.is_object()
-              ? KernelsRecord.value("candidate_launches", 0u)
-              : 0u;
       GhostRecord = Json::object();
       auto unavailable = [&](const std::string &Why) {
         GhostRecord["available"] = false;

@@ -63,9 +63,7 @@ std::set<std::string> globalFunctionNames(const std::string &Text) {
     for (size_t I = At + Keyword.size(); I < Source.size();) {
       char C = Source[I];
       if (isWordChar(C)) {
-        size_t End = I;
-        while (End < Source.size() && isWordChar(Source[End]))
-          ++End;
+        size_t End = wordEnd(Source, I);
         Word = Source.substr(I, End - I);
         I = End;
         continue;
@@ -150,9 +148,7 @@ std::set<std::string> declaredNamespaces(const std::string &Text) {
              (std::isspace(static_cast<unsigned char>(Source[I])) ||
               Source[I] == ':'))
         ++I;
-      size_t WordEnd = I;
-      while (WordEnd < Source.size() && isWordChar(Source[WordEnd]))
-        ++WordEnd;
+      size_t WordEnd = wordEnd(Source, I);
       if (WordEnd == I)
         break;
       Names.insert(Source.substr(I, WordEnd - I));

@@ -742,6 +742,12 @@ int runReferenceWorker(const WorkerOptions &Options) {
                                   : Json::array();
     // The trial drawn at a held-out batch size (KEVIN-RT-022), if any.
     int64_t HeldOutTrial = Secrets.value("held_out_batch", int64_t(-1));
+    auto shapesOf = [](const std::vector<at::Tensor> &Tensors) {
+      std::vector<std::vector<int64_t>> Shapes;
+      for (const at::Tensor &T : Tensors)
+        Shapes.push_back(T.sizes().vec());
+      return Shapes;
+    };
     std::vector<std::vector<int64_t>> NominalShapes;
     Json Trials = Json::array();
     for (unsigned T = 0; T < Options.Trials; ++T) {
@@ -760,11 +766,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
           if (Batch > 0)
             HeldOut = callReferenceOrFallBack(
                 Prelude, Task, Model, Options.Device, Seed, Heavy, Batch);
-          std::vector<std::vector<int64_t>> Shapes;
-          if (HeldOut)
-            for (const at::Tensor &In : HeldOut->Pristine)
-              Shapes.push_back(In.sizes().vec());
-          if (Shapes == NominalShapes)
+          if (HeldOut && shapesOf(HeldOut->Pristine) == NominalShapes)
             HeldOut.reset();
         } catch (const std::exception &) {
           HeldOut.reset();
@@ -779,8 +781,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
                   : callReferenceOrFallBack(Prelude, Task, Model,
                                             Options.Device, Seed, Heavy, 0);
       if (T == 0)
-        for (const at::Tensor &In : Call.Pristine)
-          NominalShapes.push_back(In.sizes().vec());
+        NominalShapes = shapesOf(Call.Pristine);
       const Json &Layout = Call.Layout;
       const std::vector<at::Tensor> &Pristine = Call.Pristine;
       const py::object &Out = Call.Out;
@@ -1369,7 +1370,6 @@ int runCandidateWorker(const WorkerOptions &Options) {
       Trial["repeat_differs"] = RepeatDiffers;
       Trial["outputs"] = Outputs;
       Trial["seconds"] = Seconds;
-      Trial["profiled"] = Profiled;
       Trial["reused_input_buffers"] = Reuse;
       Trials.push_back(Trial);
       // Keep the last two calls' inputs alive (fresh addresses every call);

@@ -32,6 +32,10 @@ std::optional<std::string> functionPrototype(const std::string &Text,
 /// Whether C can be part of an identifier (or a number): the scans' words.
 bool isWordChar(char C);
 
+/// The end of the word (identifier or number) that starts at At; At itself
+/// when Text[At] is not a word character.
+size_t wordEnd(const std::string &Text, size_t At);
+
 /// Text with its comments, preprocessor directives and string and character
 /// literals blanked (line breaks kept): only code is left to scan.
 std::string codeWithoutComments(const std::string &Text);
