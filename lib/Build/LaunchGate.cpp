@@ -37,7 +37,7 @@ constexpr const char *DriverCooperativeArgs =
 const std::vector<GatedEntry> &gatedEntries() {
   static const std::vector<GatedEntry> Entries = [] {
     std::vector<GatedEntry> List;
-    // Each comes in the legacy default stream's and the per-thread default
+    // Most come in the legacy default stream's and the per-thread default
     // stream's (_ptsz) version.
     auto both = [&](const std::string &Name, const char *Params,
                     const char *Args) {
@@ -57,9 +57,141 @@ const std::vector<GatedEntry> &gatedEntries() {
          "(C, F, P, E)");
     both("cudaGraphLaunch", "(void *G, void *St)", "(G, St)");
     both("cuGraphLaunch", "(void *G, void *St)", "(G, St)");
+    // Launches CUDA 13's headers no longer declare but its driver may still
+    // export, for a candidate that declares them itself.
+    List.push_back({"cuLaunch", "(void *F)", "(F)"});
+    List.push_back({"cuLaunchGrid", "(void *F, int W, int H)", "(F, W, H)"});
+    List.push_back({"cuLaunchGridAsync", "(void *F, int W, int H, void *St)",
+                    "(F, W, H, St)"});
+    List.push_back({"cuLaunchCooperativeKernelMultiDevice",
+                    "(void *L, unsigned N, unsigned Fl)", "(L, N, Fl)"});
+    both("cudaLaunchCooperativeKernelMultiDevice",
+         "(void *L, unsigned N, unsigned Fl)", "(L, N, Fl)");
     return List;
   }();
   return Entries;
+}
+
+/// The functions that hand out entry points by name. The gate wraps them too
+/// and hands out its own function for a gated name, so a launch through a
+/// looked-up pointer passes the gate as well. Their wrappers are written out
+/// in the source below.
+const std::vector<std::string> &lookupEntryNames() {
+  static const std::vector<std::string> Names = {
+      "dlsym",
+      "dlvsym",
+      "cuGetProcAddress",
+      "cuGetProcAddress_v2",
+      "cudaGetDriverEntryPoint",
+      "cudaGetDriverEntryPoint_ptsz",
+      "cudaGetDriverEntryPointByVersion",
+      "cudaGetDriverEntryPointByVersion_ptsz"};
+  return Names;
+}
+
+/// The lookup functions' wrappers. The gate's own lookups use the real
+/// dlsym (its callers' are wrapped, and so would be its own).
+constexpr const char *LookupSource = R"(
+// The functions that hand out entry points by name: a gated name gets the
+// gate's function. The driver names its functions without the stream
+// suffix and picks the version by flag (1: legacy, 2: per-thread; none:
+// the caller's default) and cuGetProcAddress by the version asked for.
+namespace {
+// Found, or the gate's function when Name is gated (defined at the end).
+void *gatedPointer(const char *Name, void *Found);
+
+void *gatedDriverPointer(const char *Name, unsigned long long Flags,
+                         bool PerThreadByDefault, int Version, void *Found) {
+  if (!Found || !Name)
+    return Found;
+  if (strcmp(Name, "cuGetProcAddress") == 0)
+    return gatedPointer(Version >= 12000 ? "cuGetProcAddress_v2"
+                                         : "cuGetProcAddress",
+                        Found);
+  bool PerThread = (Flags & 2) || ((Flags & 3) == 0 && PerThreadByDefault);
+  char Suffixed[256];
+  if (PerThread &&
+      snprintf(Suffixed, sizeof Suffixed, "%s_ptsz", Name) <
+          (int)sizeof Suffixed) {
+    void *Wrapper = gatedPointer(Suffixed, Found);
+    if (Wrapper != Found)
+      return Wrapper;
+  }
+  return gatedPointer(Name, Found);
+}
+
+template <typename Function>
+Function *realLookup(Function *Linked, const char *Name) {
+  return reinterpret_cast<Function *>(
+      realEntry(reinterpret_cast<void *>(Linked), Name));
+}
+} // namespace
+
+extern "C" void *__real_dlsym(void *Handle, const char *Name);
+extern "C" void *__wrap_dlsym(void *Handle, const char *Name) {
+  return gatedPointer(Name, __real_dlsym(Handle, Name));
+}
+
+extern "C" void *__real_dlvsym(void *Handle, const char *Name,
+                               const char *Version);
+extern "C" void *__wrap_dlvsym(void *Handle, const char *Name,
+                               const char *Version) {
+  return gatedPointer(Name, __real_dlvsym(Handle, Name, Version));
+}
+
+extern "C" int __real_cuGetProcAddress(const char *Name, void **Found,
+                                       int Version, unsigned long long Flags)
+    __attribute__((weak));
+extern "C" int __wrap_cuGetProcAddress(const char *Name, void **Found,
+                                       int Version, unsigned long long Flags) {
+  static auto *Real =
+      realLookup(&__real_cuGetProcAddress, "cuGetProcAddress");
+  int Status = Real ? Real(Name, Found, Version, Flags) : 1;
+  if (Status == 0 && Found)
+    *Found = gatedDriverPointer(Name, Flags, false, Version, *Found);
+  return Status;
+}
+
+extern "C" int __real_cuGetProcAddress_v2(const char *Name, void **Found,
+                                          int Version,
+                                          unsigned long long Flags,
+                                          int *Result) __attribute__((weak));
+extern "C" int __wrap_cuGetProcAddress_v2(const char *Name, void **Found,
+                                          int Version,
+                                          unsigned long long Flags,
+                                          int *Result) {
+  static auto *Real =
+      realLookup(&__real_cuGetProcAddress_v2, "cuGetProcAddress_v2");
+  int Status = Real ? Real(Name, Found, Version, Flags, Result) : 1;
+  if (Status == 0 && Found)
+    *Found = gatedDriverPointer(Name, Flags, false, Version, *Found);
+  return Status;
+}
+)";
+
+/// One wrapper of the runtime's driver lookups: Name, whether it takes a
+/// version, whether it is the per-thread default stream's.
+std::string runtimeLookupWrapper(const std::string &Name, bool TakesVersion,
+                                 bool PerThread) {
+  std::string Params = TakesVersion
+                           ? "(const char *Name, void **Found, unsigned "
+                             "Version, unsigned long long Flags, int *Result)"
+                           : "(const char *Name, void **Found, unsigned long "
+                             "long Flags, int *Result)";
+  std::string Args = TakesVersion ? "(Name, Found, Version, Flags, Result)"
+                                  : "(Name, Found, Flags, Result)";
+  std::string Text =
+      "extern \"C\" int __real_" + Name + Params + " __attribute__((weak));\n";
+  Text += "extern \"C\" int __wrap_" + Name + Params + " {\n";
+  Text += "  static auto *Real = realLookup(&__real_" + Name + ", \"" + Name +
+          "\");\n";
+  Text += "  int Status = Real ? Real" + Args + " : 1;\n";
+  Text += "  if (Status == 0 && Found)\n";
+  Text += "    *Found = gatedDriverPointer(Name, Flags, " +
+          std::string(PerThread ? "true" : "false") + ", " +
+          (TakesVersion ? "(int)Version" : "13000") + ", *Found);\n";
+  Text += "  return Status;\n}\n\n";
+  return Text;
 }
 
 std::string makeSource() {
@@ -67,15 +199,18 @@ std::string makeSource() {
       R"(// kevin's launch gate (KEVIN-RT-010), linked into this CUDA extension:
 // the extension's kernel launches come here (ld --wrap). In a kevin-worker
 // replaying a call without the candidate's kernels they launch nothing and
-// are counted; everywhere else they go on to CUDA unchanged.
+// are counted; everywhere else they go on to CUDA unchanged. Lookups by name
+// of a launch function hand out the gate's.
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 extern "C" {
 extern int kevin_skip_candidate_launches __attribute__((weak));
 extern unsigned long long kevin_skipped_candidate_launches
     __attribute__((weak));
+void *__real_dlsym(void *Handle, const char *Name);
 }
 
 namespace {
@@ -100,10 +235,10 @@ bool skipLaunch() {
 void *realEntry(void *Linked, const char *Name) {
   if (Linked)
     return Linked;
-  void *Found = dlsym(RTLD_DEFAULT, Name);
+  void *Found = __real_dlsym(RTLD_DEFAULT, Name);
   if (!Found && Name[0] == 'c' && Name[1] == 'u' && Name[2] != 'd')
     if (void *Driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD))
-      Found = dlsym(Driver, Name);
+      Found = __real_dlsym(Driver, Name);
   if (!Found)
     fprintf(stderr, "kevin launch gate: %s not found; its launches fail\n",
             Name);
@@ -124,6 +259,35 @@ void *realEntry(void *Linked, const char *Name) {
             Name + "\"));\n";
     Text += "  return Real ? Real" + std::string(E.Arguments) + " : 1;\n}\n\n";
   }
+  Text += LookupSource;
+  for (bool PerThread : {false, true}) {
+    std::string Suffix = PerThread ? "_ptsz" : "";
+    Text += runtimeLookupWrapper("cudaGetDriverEntryPoint" + Suffix, false,
+                                 PerThread);
+    Text += runtimeLookupWrapper("cudaGetDriverEntryPointByVersion" + Suffix,
+                                 true, PerThread);
+  }
+  // Every gated name and its wrapper, for the lookups.
+  Text += "namespace {\nstruct GatedPointer {\n  const char *Name;\n"
+          "  void *Wrapper;\n};\n\nconst GatedPointer GatedPointers[] = {\n";
+  std::vector<std::string> Names = lookupEntryNames();
+  for (const GatedEntry &E : gatedEntries())
+    Names.push_back(E.Name);
+  for (const std::string &Name : Names)
+    Text += "    {\"" + Name + "\", reinterpret_cast<void *>(&__wrap_" + Name +
+            ")},\n";
+  Text += R"(};
+
+void *gatedPointer(const char *Name, void *Found) {
+  if (!Found || !Name)
+    return Found;
+  for (const GatedPointer &Entry : GatedPointers)
+    if (strcmp(Entry.Name, Name) == 0)
+      return Entry.Wrapper;
+  return Found;
+}
+} // namespace
+)";
   return Text;
 }
 
@@ -155,6 +319,8 @@ std::vector<std::string> launchGateLinkFlags() {
   std::vector<std::string> Flags;
   for (const GatedEntry &E : gatedEntries())
     Flags.push_back("-Wl,--wrap=" + E.Name);
+  for (const std::string &Name : lookupEntryNames())
+    Flags.push_back("-Wl,--wrap=" + Name);
   return Flags;
 }
 

@@ -52,7 +52,9 @@ bool run(const std::filesystem::path &Dir, const std::string &Command) {
 // The stand-in runtime and driver: each launch returns a number that shows
 // its arguments arrived unchanged.
 constexpr const char *FakeCuda = R"(
+#include <dlfcn.h>
 #include <stddef.h>
+#include <string>
 struct Dim3 { unsigned X, Y, Z; };
 extern "C" int __cudaLaunchKernel(const void *F, Dim3 G, Dim3 B, void **A,
                                   size_t S, void *St) {
@@ -62,6 +64,28 @@ extern "C" int cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
                               unsigned BX, unsigned BY, unsigned BZ,
                               unsigned S, void *St, void **P, void **E) {
   return (int)(GX + GY + GZ + BX + BY + BZ + S) + (E ? 100 : 0);
+}
+extern "C" int cuLaunchKernel_ptsz(void *F, unsigned GX, unsigned GY,
+                                   unsigned GZ, unsigned BX, unsigned BY,
+                                   unsigned BZ, unsigned S, void *St, void **P,
+                                   void **E) {
+  return 50000 + cuLaunchKernel(F, GX, GY, GZ, BX, BY, BZ, S, St, P, E);
+}
+// The driver's and the runtime's lookups, by the driver's names.
+static void *driverFunction(const char *Name, unsigned long long Flags) {
+  std::string Full = std::string(Name) + ((Flags & 2) ? "_ptsz" : "");
+  return dlsym(RTLD_DEFAULT, Full.c_str());
+}
+extern "C" int cuGetProcAddress_v2(const char *Name, void **Found, int Version,
+                                   unsigned long long Flags, int *Result) {
+  *Found = driverFunction(Name, Flags);
+  return *Found ? 0 : 500;
+}
+extern "C" int cudaGetDriverEntryPoint(const char *Name, void **Found,
+                                       unsigned long long Flags,
+                                       int *Result) {
+  *Found = driverFunction(Name, Flags);
+  return *Found ? 0 : 500;
 }
 extern "C" void registerKernels() {}
 )";
@@ -90,6 +114,37 @@ extern "C" int launchThroughRuntime() {
 extern "C" int launchThroughDriver() {
   void *Extra[1] = {nullptr};
   return cuLaunchKernel(nullptr, 1, 2, 3, 4, 5, 6, 7, nullptr, nullptr, Extra);
+}
+// Launches through pointers the candidate looks up by name.
+#include <dlfcn.h>
+using RuntimeLaunch = int (*)(const void *, Dim3, Dim3, void **, size_t,
+                              void *);
+using DriverLaunch = int (*)(void *, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, void *, void **,
+                             void **);
+using DlsymFunction = void *(*)(void *, const char *);
+extern "C" int cuGetProcAddress_v2(const char *, void **, int,
+                                   unsigned long long, int *);
+extern "C" int cudaGetDriverEntryPoint(const char *, void **,
+                                       unsigned long long, int *);
+extern "C" int launchThroughLookups() {
+  // dlsym, and dlsym found through dlsym.
+  auto *Dlsym = reinterpret_cast<DlsymFunction>(dlsym(RTLD_DEFAULT, "dlsym"));
+  auto *Runtime =
+      reinterpret_cast<RuntimeLaunch>(Dlsym(RTLD_DEFAULT, "__cudaLaunchKernel"));
+  // The driver's lookup, the per-thread stream's version (flag 2).
+  void *Driver = nullptr;
+  if (cuGetProcAddress_v2("cuLaunchKernel", &Driver, 13000, 2, nullptr) != 0)
+    return -1;
+  // The runtime's lookup, the legacy stream's version (flag 1).
+  void *Legacy = nullptr;
+  if (cudaGetDriverEntryPoint("cuLaunchKernel", &Legacy, 1, nullptr) != 0)
+    return -2;
+  return Runtime(nullptr, Dim3{1, 0, 0}, Dim3{0, 0, 0}, nullptr, 0, nullptr) +
+         reinterpret_cast<DriverLaunch>(Driver)(nullptr, 1, 0, 0, 0, 0, 0, 0,
+                                                nullptr, nullptr, nullptr) +
+         reinterpret_cast<DriverLaunch>(Legacy)(nullptr, 2, 0, 0, 0, 0, 0, 0,
+                                                nullptr, nullptr, nullptr);
 }
 )";
 
@@ -146,6 +201,31 @@ TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
   ::dlclose(Library);
 }
 
+TEST(LaunchGateTest, GatesPointersLookedUpByName) {
+  ScratchDir Scratch;
+  ASSERT_FALSE(Scratch.Path.empty());
+  const std::filesystem::path &Dir = Scratch.Path;
+  ASSERT_TRUE(buildCandidate(Dir, "", ""));
+  void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
+  ASSERT_NE(Library, nullptr) << ::dlerror();
+  auto *Launch =
+      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughLookups"));
+  ASSERT_NE(Launch, nullptr);
+
+  // Off: each pointer reaches the function asked for (the per-thread
+  // stream's driver launch adds 50000).
+  kevin_skipped_candidate_launches = 0;
+  EXPECT_EQ(Launch(), 1000 + 50001 + 2);
+
+  // On: none of the three launches.
+  kevin_skip_candidate_launches = 1;
+  EXPECT_EQ(Launch(), 0);
+  EXPECT_EQ(kevin_skipped_candidate_launches, 3u);
+  kevin_skip_candidate_launches = 0;
+  kevin_skipped_candidate_launches = 0;
+  ::dlclose(Library);
+}
+
 TEST(LaunchGateTest, FindsAnEntryPointTheLinkerDropped) {
   ScratchDir Scratch;
   ASSERT_FALSE(Scratch.Path.empty());
@@ -185,11 +265,11 @@ TEST(LaunchGateTest, ReservedNames) {
 TEST(LaunchGateTest, WrapsEveryEntryPointTheGateDefines) {
   const std::string &Source = kevin::launchGateSource();
   std::vector<std::string> Flags = kevin::launchGateLinkFlags();
-  EXPECT_EQ(Flags.size(), 18u);
+  // 24 launches (10 of them in two stream versions) and 8 lookups.
+  EXPECT_EQ(Flags.size(), 32u);
   for (const std::string &Flag : Flags) {
     std::string Name = Flag.substr(Flag.find('=') + 1);
-    EXPECT_NE(Source.find("int __wrap_" + Name + "("), std::string::npos)
-        << Name;
+    EXPECT_NE(Source.find("__wrap_" + Name + "("), std::string::npos) << Name;
   }
   EXPECT_NE(std::find(Flags.begin(), Flags.end(),
                       "-Wl,--wrap=__cudaLaunchKernel_ptsz"),

@@ -1,5 +1,4 @@
-//===-- kevin/Build/LaunchGate.h - candidate kernel launches, gated -*- C++
-//-*-===//
+//===-- kevin/Build/LaunchGate.h - gated candidate launches ----*- C++ -*-===//
 //
 // KEVIN-RT-010 (ghost replay) needs to run a candidate's forward with its
 // own kernels not launched. kevin links every CUDA extension it builds with
@@ -8,8 +7,11 @@
 // launch functions, graph launches) is renamed by the linker (`--wrap`) to
 // the gate's function, which launches nothing and counts when the process
 // asks for it (kevin-worker exports `kevin_skip_candidate_launches`), and
-// otherwise passes the launch on unchanged. torch's own launches (ATen,
-// cuBLAS, cuDNN) are in torch's libraries and never pass the gate.
+// otherwise passes the launch on unchanged. The lookups that hand out entry
+// points by name (dlsym, cuGetProcAddress, cudaGetDriverEntryPoint) are
+// wrapped too: for a gated name they hand out the gate's function. torch's own
+// launches (ATen, cuBLAS, cuDNN) are in torch's libraries and never pass the
+// gate.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_BUILD_LAUNCHGATE_H
@@ -24,8 +26,8 @@ namespace kevin {
 /// compiler builds it in well under a second.
 const std::string &launchGateSource();
 
-/// The linker flags that route the extension's launches through the gate:
-/// one `-Wl,--wrap=` per gated entry point.
+/// The linker flags that route the extension's launches and lookups through
+/// the gate: one `-Wl,--wrap=` per wrapped function.
 std::vector<std::string> launchGateLinkFlags();
 
 /// The first name of the gate's own (its switch and counter, a `__wrap_` or
