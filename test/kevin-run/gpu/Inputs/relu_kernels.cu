@@ -3,6 +3,8 @@
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <cstdlib>
+#include <cuda.h>
+#include <dlfcn.h>
 
 __global__ void relu_kernel(const float* x, float* y, int64_t n) {
     int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -94,3 +96,42 @@ torch::Tensor relu_exit(torch::Tensor x) { std::exit(0); }
 torch::Tensor relu_abort(torch::Tensor x) { std::abort(); }
 
 torch::Tensor zeros_out(torch::Tensor x) { return torch::zeros_like(x); }
+
+// Launches through pointers looked up by name, each over the whole output:
+// the driver's cuLaunchKernel from the runtime's lookup, then the runtime's
+// cudaLaunchKernel from dlsym. kevin's launch gate hands out its own
+// functions for both names, so the ghost replay skips both launches.
+torch::Tensor relu_via_lookup(torch::Tensor x) {
+    auto xc = checked(x);
+    auto y = torch::empty_like(xc);
+    int64_t n = xc.numel();
+    const float* xp = xc.data_ptr<float>();
+    float* yp = y.data_ptr<float>();
+    void* args[] = {&xp, &yp, &n};
+    unsigned blocks = (unsigned)((n + 255) / 256);
+    cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+
+    void* driver_entry = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    TORCH_CHECK(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &driver_entry, 12000,
+                                                 cudaEnableDefault, &found) == cudaSuccess &&
+                    driver_entry,
+                "cuLaunchKernel not found");
+    cudaFunction_t function;
+    TORCH_CHECK(cudaGetFuncBySymbol(&function, (const void*)relu_kernel) == cudaSuccess,
+                "relu_kernel has no function handle");
+    using DriverLaunch = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                      unsigned, unsigned, unsigned, CUstream, void**, void**);
+    TORCH_CHECK(reinterpret_cast<DriverLaunch>(driver_entry)(
+                    (CUfunction)function, blocks, 1, 1, 256, 1, 1, 0, (CUstream)stream,
+                    args, nullptr) == CUDA_SUCCESS,
+                "driver launch failed");
+
+    using RuntimeLaunch = cudaError_t (*)(const void*, dim3, dim3, void**, size_t, cudaStream_t);
+    auto runtime_entry = reinterpret_cast<RuntimeLaunch>(dlsym(RTLD_DEFAULT, "cudaLaunchKernel"));
+    TORCH_CHECK(runtime_entry, "cudaLaunchKernel not found");
+    TORCH_CHECK(runtime_entry((const void*)relu_kernel, dim3(blocks), dim3(256), args, 0,
+                              stream) == cudaSuccess,
+                "runtime launch failed");
+    return y;
+}

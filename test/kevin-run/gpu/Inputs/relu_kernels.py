@@ -7,7 +7,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _NAMES = ["relu_ok", "relu_wrong", "relu_flat", "relu_check_fail",
           "relu_illegal_address", "relu_hang", "relu_in_place_copy",
           "relu_in_place", "relu_static_cache", "relu_exit", "relu_abort",
-          "zeros_out"]
+          "zeros_out", "relu_via_lookup"]
 
 with open(os.path.join(_HERE, "relu_kernels.cu")) as handle:
     _CUDA = handle.read()
