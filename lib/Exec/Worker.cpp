@@ -541,15 +541,26 @@ struct ReferenceCall {
   std::vector<at::Tensor> Pristine; ///< CPU copies of the input tensors
   py::object Out;
   double Seconds = 0;
+  bool Skipped = false; ///< drawn with shapes not wanted: no forward ran
 };
+
+using TensorShapes = std::vector<std::vector<int64_t>>;
+
+TensorShapes shapesOf(const std::vector<at::Tensor> &Tensors) {
+  TensorShapes Shapes;
+  for (const at::Tensor &T : Tensors)
+    Shapes.push_back(T.sizes().vec());
+  return Shapes;
+}
 
 /// Draws a trial's inputs from Seed (heavy-tailed when Heavy, KEVIN-RT-022;
 /// Heavy turns false when no input is one the transform applies to; with the
 /// task's batch_size set to BatchSize when that is positive) and calls Model
-/// on clones of them.
+/// on clones of them; not when the inputs' shapes are Unwanted's (Skipped).
 ReferenceCall callReference(py::module_ &Prelude, py::module_ &Task,
                             py::object &Model, const std::string &Device,
-                            uint64_t Seed, bool &Heavy, int64_t BatchSize) {
+                            uint64_t Seed, bool &Heavy, int64_t BatchSize,
+                            const TensorShapes *Unwanted) {
   ReferenceCall Call;
   py::list Inputs =
       BatchSize > 0
@@ -580,6 +591,10 @@ ReferenceCall callReference(py::module_ &Prelude, py::module_ &Task,
     }
     Call.Layout.push_back(Slot);
   }
+  if (Unwanted && shapesOf(Call.Pristine) == *Unwanted) {
+    Call.Skipped = true;
+    return Call;
+  }
   auto CallStart = Clock::now();
   Call.Out = Model(*Args);
   if (Device.rfind("cuda", 0) == 0)
@@ -607,12 +622,13 @@ std::vector<at::Tensor> outputTensorsOf(const py::object &Out) {
 ReferenceCall callReferenceOrFallBack(py::module_ &Prelude, py::module_ &Task,
                                       py::object &Model,
                                       const std::string &Device, uint64_t Seed,
-                                      bool &Heavy, int64_t BatchSize) {
+                                      bool &Heavy, int64_t BatchSize,
+                                      const TensorShapes *Unwanted = nullptr) {
   if (Heavy) {
     try {
-      ReferenceCall Call =
-          callReference(Prelude, Task, Model, Device, Seed, Heavy, BatchSize);
-      if (!Heavy)
+      ReferenceCall Call = callReference(Prelude, Task, Model, Device, Seed,
+                                         Heavy, BatchSize, Unwanted);
+      if (!Heavy || Call.Skipped)
         return Call; // nothing was transformed: the task's own draw
       bool Finite = true;
       for (const at::Tensor &T : outputTensorsOf(Call.Out))
@@ -625,7 +641,8 @@ ReferenceCall callReferenceOrFallBack(py::module_ &Prelude, py::module_ &Task,
     }
     Heavy = false;
   }
-  return callReference(Prelude, Task, Model, Device, Seed, Heavy, BatchSize);
+  return callReference(Prelude, Task, Model, Device, Seed, Heavy, BatchSize,
+                       Unwanted);
 }
 
 /// Per output, the L2 norm of the float32 result's difference from the
@@ -742,13 +759,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
                                   : Json::array();
     // The trial drawn at a held-out batch size (KEVIN-RT-022), if any.
     int64_t HeldOutTrial = Secrets.value("held_out_batch", int64_t(-1));
-    auto shapesOf = [](const std::vector<at::Tensor> &Tensors) {
-      std::vector<std::vector<int64_t>> Shapes;
-      for (const at::Tensor &T : Tensors)
-        Shapes.push_back(T.sizes().vec());
-      return Shapes;
-    };
-    std::vector<std::vector<int64_t>> NominalShapes;
+    TensorShapes NominalShapes;
     Json Trials = Json::array();
     for (unsigned T = 0; T < Options.Trials; ++T) {
       uint64_t Seed = Secrets["seeds"][T].get<uint64_t>();
@@ -758,15 +769,16 @@ int runReferenceWorker(const WorkerOptions &Options) {
       std::optional<ReferenceCall> HeldOut;
       if (T == HeldOutTrial) {
         // Where the task's semantics allow it: it has a batch_size, the
-        // model takes the draw, and the draw's shapes differ from the
-        // task's own.
+        // draw's shapes differ from the task's own (checked before the
+        // forward), and the model takes the draw.
         bool WasHeavy = Heavy;
         try {
           Batch = Prelude.attr("held_out_batch_size")(Task).cast<int64_t>();
           if (Batch > 0)
-            HeldOut = callReferenceOrFallBack(
-                Prelude, Task, Model, Options.Device, Seed, Heavy, Batch);
-          if (HeldOut && shapesOf(HeldOut->Pristine) == NominalShapes)
+            HeldOut =
+                callReferenceOrFallBack(Prelude, Task, Model, Options.Device,
+                                        Seed, Heavy, Batch, &NominalShapes);
+          if (HeldOut && HeldOut->Skipped)
             HeldOut.reset();
         } catch (const std::exception &) {
           HeldOut.reset();
