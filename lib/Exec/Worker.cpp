@@ -338,6 +338,17 @@ bool coverDirectories(const std::vector<std::string> &Dirs,
       return false;
     Covered.push_back(Real);
   }
+  // A directory below (or equal to) another one is covered with it.
+  std::vector<std::string> Outermost;
+  for (const std::string &Dir : Covered) {
+    bool Inside =
+        std::find(Outermost.begin(), Outermost.end(), Dir) != Outermost.end();
+    for (const std::string &Other : Covered)
+      Inside |= isBelow(Dir, Other);
+    if (!Inside)
+      Outermost.push_back(Dir);
+  }
+  Covered = Outermost;
   struct Back {
     std::string Path;
     int Fd;

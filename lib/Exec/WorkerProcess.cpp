@@ -113,8 +113,17 @@ std::string stderrTail(const std::string &Stderr, size_t Limit) {
 std::vector<std::string> coverArguments(const std::string &WorkDir,
                                         const std::string &CandidatePath,
                                         const std::string &CacheDir) {
-  return {"--hide", TempDir::sharedParent(), "--keep", WorkDir,
-          "--keep", CandidatePath,           "--keep", CacheDir};
+  std::vector<std::string> Arguments = {"--hide", TempDir::sharedParent()};
+  // No channel through shared memory to another evaluation, and no socket
+  // of a service that would start a process outside for the candidate.
+  for (const char *Shared : {"/dev/shm", "/run"}) {
+    struct stat St;
+    if (::stat(Shared, &St) == 0 && S_ISDIR(St.st_mode))
+      Arguments.insert(Arguments.end(), {"--hide", Shared});
+  }
+  for (const std::string &Kept : {WorkDir, CandidatePath, CacheDir})
+    Arguments.insert(Arguments.end(), {"--keep", Kept});
+  return Arguments;
 }
 
 void guardFromCandidates() { ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }

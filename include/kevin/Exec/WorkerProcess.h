@@ -83,8 +83,9 @@ std::string truncated(const std::string &Text, size_t Limit);
 std::string stderrTail(const std::string &Stderr, size_t Limit);
 
 /// The candidate worker's arguments that cover TempDir::sharedParent() (every
-/// evaluation's directory) but for its own directory, the candidate file and
-/// the build cache.
+/// evaluation's directory), the shared memory directory and /run (the
+/// system's service sockets: D-Bus, systemd) but for its own directory, the
+/// candidate file and the build cache.
 std::vector<std::string> coverArguments(const std::string &WorkDir,
                                         const std::string &CandidatePath,
                                         const std::string &CacheDir);
