@@ -17,6 +17,9 @@
 #               device-independent CPU-suite cases on the GPU;
 #   lit         the lit tests that need a GPU (`gpu/` directories; LIT_FILTER
 #               narrows them);
+#   heldout     every bundled CUDA solution through kevin-run --device cuda
+#               --held-out-batch (KEVIN-RT-022): each must stay ok, and the
+#               table says which trial drew the held-out batch;
 #   timing      utils/bench-timing.py (kevin-bench repeatability, agreement
 #               with triton's do_bench, escape candidates);
 #   buildbench  utils/bench-build.sh for a CPU and a CUDA extension
@@ -164,6 +167,32 @@ PATH="$ROOT/.gpu/bin:$PATH" timeout 400 "$PYTHON" "$ROOT/.gpu/lit/lit.py" -sv -j
 LIT_RC=$?
 note "lit (gpu/): $(grep -E '^ *(Passed|Failed|Unsupported)' "$OUT/lit.log" | tr -s ' ' | tr '\n' ' ') rc=$LIT_RC"
 [ "$LIT_RC" -eq 0 ] || { FAIL=$((FAIL + 1)); grep -E "^(FAIL|TIMEOUT)" "$OUT/lit.log" | tee -a "$SUMMARY"; }
+fi
+
+#--- held-out batch on the bundled solutions -------------------------------------
+if want heldout; then
+step "heldout"
+: > "$OUT/heldout.jsonl"
+HELD_PASS=0; HELD_FAIL=0
+for SOLUTION in "$ROOT"/share/kevin/solutions/cuda/*/*.py; do
+  LEVEL=$(basename "$(dirname "$SOLUTION")")
+  TASK=$ROOT/share/kevin/tasks/$LEVEL/$(basename "$SOLUTION")
+  timeout 180 "$KEVIN_RUN" --device cuda --held-out-batch --task "$TASK" "$SOLUTION" \
+    >> "$OUT/heldout.jsonl" 2>> "$OUT/heldout.err"
+  ROW=$(tail -1 "$OUT/heldout.jsonl" | "$PYTHON" -c '
+import json, sys
+try:
+    run = json.loads(sys.stdin.readline())["run"]
+    held = [t for t in run.get("trials", []) if "held_out_batch" in t]
+    where = "trial %d batch %d" % (held[0]["trial"], held[0]["held_out_batch"]) if held else "none"
+    print(run["outcome"], where)
+except Exception:
+    print("no-record -")')
+  case "$ROW" in ok*) HELD_PASS=$((HELD_PASS + 1)) ;; *) HELD_FAIL=$((HELD_FAIL + 1)) ;; esac
+  printf '%-50s %s\n' "$LEVEL/$(basename "$SOLUTION" .py)" "$ROW" | tee -a "$SUMMARY"
+done
+note "heldout: $HELD_PASS ok, $HELD_FAIL not ok ($(elapsed) s so far)"
+FAIL=$((FAIL + HELD_FAIL))
 fi
 
 #--- timing benchmark -----------------------------------------------------------
