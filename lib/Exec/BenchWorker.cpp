@@ -266,10 +266,9 @@ using AuditSink = std::function<void(unsigned, const CallTimer::Sample &)>;
 Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
                const std::vector<py::list> &Pool,
                const std::vector<py::list> &Audits, const TimingPlan &Plan,
-               const AuditSink &OnAudit, int ProgressFd) {
+               const AuditSink &OnAudit) {
   Json Out;
   auto Start = Clock::now();
-  progress(ProgressFd, "run warmup");
   unsigned Warmups = 0;
   for (auto WarmStart = Clock::now();
        Warmups < Plan.Warmups || secondsSince(WarmStart) * 1e3 < Plan.WarmupMs;
@@ -299,7 +298,6 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   std::vector<double> Samples;
   size_t NextAudit = 0, Trial = 0;
   double TimedSeconds = 0; // timed calls only: audits write files
-  progress(ProgressFd, "run timed");
   while (true) {
     if (NextAudit < Plan.AuditAt.size() && NextAudit < Audits.size() &&
         Plan.AuditAt[NextAudit] <= Samples.size()) {
@@ -488,7 +486,7 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
       ::close(ReadyFd);
     readStdin();
     Json Timing = timeModel(*Timer, Prelude, Model, Pool, {}, Plan,
-                            [](unsigned, const CallTimer::Sample &) {}, -1);
+                            [](unsigned, const CallTimer::Sample &) {});
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     Report["ok"] = true;
     Report["pool"] = PoolUsed;
@@ -511,7 +509,7 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
   WorkerIsolation Isolation =
       Options.UseNamespaces
           ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
-                          Options.KeptPaths)
+                          Options.PrivateDirs, Options.KeptPaths)
           : WorkerIsolation();
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
@@ -615,8 +613,11 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
           writeTensorFile(protocol::auditFile(Options.Dir, K, "outputs"),
                           cpuCopies(S.Early)));
     };
-    Report["timing"] = timeModel(*Timer, Prelude, Model, Pool, Audits, Plan,
-                                 OnAudit, ProgressFd);
+    // One progress line for the whole phase: a line per phase (warm-up,
+    // timed) would tell the candidate, which can read the file, which calls
+    // are timed (KEVIN-RT-015).
+    Report["timing"] =
+        timeModel(*Timer, Prelude, Model, Pool, Audits, Plan, OnAudit);
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     if (WriteFailed) {
       std::cerr << "kevin-worker: error: cannot write the audit outputs\n";

@@ -324,31 +324,38 @@ bool makeMountPoint(const std::string &Path, bool AsFile) {
   return ::mkdir(Path.c_str(), 0755) == 0 || errno == EEXIST;
 }
 
-/// In this process's own mount namespace: covers each of Dirs with an empty
-/// private file system, then mounts each of Kept that lay below one of them
-/// back at its place (opened before the cover, bound through /proc/self/fd).
-bool coverDirectories(const std::vector<std::string> &Dirs,
+/// In this process's own mount namespace: covers each of Private that it
+/// can, then each of Hidden not inside one of those, with an empty private
+/// file system (outer directories first: one inside another is covered with
+/// it), then mounts each of Kept that lay below a cover back at its place
+/// (opened before the cover, bound through /proc/self/fd). True when every
+/// Hidden directory and every Kept path is in place; otherwise nothing is
+/// covered.
+bool coverDirectories(const std::vector<std::string> &Hidden,
+                      const std::vector<std::string> &Private,
                       const std::vector<std::string> &Kept) {
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     return false;
-  std::vector<std::string> Covered;
-  for (const std::string &Dir : Dirs) {
+  auto resolve = [](const std::string &Path) -> std::string {
     char Real[PATH_MAX];
-    if (!::realpath(Dir.c_str(), Real) || std::string(Real) == "/")
+    return ::realpath(Path.c_str(), Real) ? Real : "";
+  };
+  std::vector<std::string> Required, Optional;
+  for (const std::string &Dir : Hidden) {
+    std::string Real = resolve(Dir);
+    if (Real.empty() || Real == "/")
       return false;
-    Covered.push_back(Real);
+    Required.push_back(Real);
   }
-  // A directory below (or equal to) another one is covered with it.
-  std::vector<std::string> Outermost;
-  for (const std::string &Dir : Covered) {
-    bool Inside =
-        std::find(Outermost.begin(), Outermost.end(), Dir) != Outermost.end();
-    for (const std::string &Other : Covered)
-      Inside |= isBelow(Dir, Other);
-    if (!Inside)
-      Outermost.push_back(Dir);
+  for (const std::string &Dir : Private) {
+    std::string Real = resolve(Dir);
+    if (!Real.empty() && Real != "/")
+      Optional.push_back(Real);
   }
-  Covered = Outermost;
+  std::sort(Optional.begin(), Optional.end(),
+            [](const std::string &A, const std::string &B) {
+              return A.size() < B.size();
+            });
   struct Back {
     std::string Path;
     int Fd;
@@ -356,41 +363,57 @@ bool coverDirectories(const std::vector<std::string> &Dirs,
   };
   std::vector<Back> Backs;
   for (const std::string &Path : Kept) {
-    char Real[PATH_MAX];
-    if (!::realpath(Path.c_str(), Real))
-      continue; // nothing there to keep
+    std::string Real = resolve(Path);
     bool Below = false;
-    for (const std::string &Dir : Covered)
-      Below |= isBelow(Real, Dir);
+    for (const std::vector<std::string> *Dirs : {&Required, &Optional})
+      for (const std::string &Dir : *Dirs)
+        Below |= isBelow(Real, Dir);
+    if (Real.empty() || !Below)
+      continue; // nothing there to keep, or nothing covers it
     struct stat St;
-    int Fd = ::open(Real, O_PATH | O_CLOEXEC);
-    if (!Below || Fd < 0 || ::fstat(Fd, &St) != 0)
-      continue;
-    Backs.push_back({Real, Fd, !S_ISDIR(St.st_mode)});
+    int Fd = ::open(Real.c_str(), O_PATH | O_CLOEXEC);
+    if (Fd >= 0 && ::fstat(Fd, &St) == 0)
+      Backs.push_back({Real, Fd, !S_ISDIR(St.st_mode)});
+    else if (Fd >= 0)
+      ::close(Fd);
   }
   // The working directory is entered again once covered: a process whose
   // directory lies below a cover still walks the file system under it.
   char Cwd[PATH_MAX];
   bool Ok = ::getcwd(Cwd, sizeof(Cwd)) != nullptr;
   std::vector<std::string> Mounted;
-  for (const std::string &Dir : Covered) {
-    Ok = Ok && ::mount("kevin-private", Dir.c_str(), "tmpfs",
-                       MS_NOSUID | MS_NODEV, "size=256m,mode=755") == 0;
-    if (Ok)
-      Mounted.push_back(Dir);
-  }
+  auto isCovered = [&](const std::string &Path) {
+    for (const std::string &Dir : Mounted)
+      if (Path == Dir || isBelow(Path, Dir))
+        return true;
+    return false;
+  };
+  auto cover = [&](const std::string &Dir) {
+    if (isCovered(Dir))
+      return true;
+    if (::mount("kevin-private", Dir.c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
+                "size=256m,mode=755") != 0)
+      return false;
+    Mounted.push_back(Dir);
+    return true;
+  };
+  for (const std::string &Dir : Optional)
+    cover(Dir); // where the OS permits
+  for (const std::string &Dir : Required)
+    Ok = Ok && cover(Dir);
   for (const Back &B : Backs) {
     std::string From = "/proc/self/fd/" + std::to_string(B.Fd);
-    Ok = Ok && makeMountPoint(B.Path, B.IsFile) &&
-         ::mount(From.c_str(), B.Path.c_str(), nullptr, MS_BIND | MS_REC,
-                 nullptr) == 0;
+    if (isCovered(B.Path))
+      Ok = Ok && makeMountPoint(B.Path, B.IsFile) &&
+           ::mount(From.c_str(), B.Path.c_str(), nullptr, MS_BIND | MS_REC,
+                   nullptr) == 0;
     ::close(B.Fd);
   }
   Ok = Ok && ::chdir(Cwd) == 0;
   // Half a cover is none: the worker must keep reaching its own files.
   if (!Ok)
-    for (const std::string &Dir : Mounted)
-      ::umount2(Dir.c_str(), MNT_DETACH);
+    for (auto Dir = Mounted.rbegin(); Dir != Mounted.rend(); ++Dir)
+      ::umount2(Dir->c_str(), MNT_DETACH);
   return Ok;
 }
 
@@ -499,6 +522,7 @@ bool enterPidNamespace() {
 
 WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Hidden,
+                              const std::vector<std::string> &Private,
                               const std::vector<std::string> &Kept) {
   WorkerIsolation Result;
   // The network namespace may be refused where the others are not.
@@ -510,7 +534,7 @@ WorkerIsolation isolateWorker(bool Network,
       continue;
     Result.Network = NetworkFlag != 0;
     bool OwnProc = enterPidNamespace();
-    bool Covered = !Hidden.empty() && coverDirectories(Hidden, Kept);
+    bool Covered = !Hidden.empty() && coverDirectories(Hidden, Private, Kept);
     // A second user namespace leaves the process without privilege over
     // the first one's mounts: the covers and /proc are locked in place.
     bool Locked = enterUserNamespace(CLONE_NEWNS);
@@ -930,7 +954,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
   WorkerIsolation Isolation =
       Options.UseNamespaces
           ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
-                          Options.KeptPaths)
+                          Options.PrivateDirs, Options.KeptPaths)
           : WorkerIsolation();
   std::string Display =
       Options.DisplayName.empty() ? Options.Candidate : Options.DisplayName;
@@ -1206,7 +1230,6 @@ int runCandidateWorker(const WorkerOptions &Options) {
     if (Cuda && Task.contains("ghost"))
       GhostBefore = Task["ghost"]["before_trial"].get<unsigned>();
     auto replayGhost = [&]() -> bool {
-      progress(Report.ProgressFd, "run ghost replay");
       Expected<std::vector<at::Tensor>> Loaded = readTensorFile(
           protocol::trialFile(InputsDir, Options.Trials, "inputs"));
       if (!Loaded) {
@@ -1264,10 +1287,13 @@ int runCandidateWorker(const WorkerOptions &Options) {
     Json Trials = Json::array();
     std::vector<at::Tensor> Previous, BeforePrevious;
     auto RunStart = Clock::now();
+    // One progress line for all the calls: the candidate can read the file,
+    // and a line per call that named the profiled call or the replay would
+    // give their secret places away (KEVIN-RT-009, -010).
+    progress(Report.ProgressFd, "run");
     for (unsigned T = 0; T < Options.Trials; ++T) {
       if (GhostBefore && *GhostBefore == T && !replayGhost())
         return ExitError;
-      progress(Report.ProgressFd, "run " + std::to_string(T));
       Expected<std::vector<at::Tensor>> Loaded =
           readTensorFile(protocol::trialFile(InputsDir, T, "inputs"));
       if (!Loaded) {
@@ -1296,8 +1322,6 @@ int runCandidateWorker(const WorkerOptions &Options) {
       // KEVIN-RT-009: one checked call, at a secret trial, runs under
       // torch's profiler; kevin-run sorts its GPU work by whose kernels ran.
       bool Profiled = ProfiledTrial && *ProfiledTrial == T;
-      if (Profiled)
-        progress(Report.ProgressFd, "run " + std::to_string(T) + " profiled");
       if (Cuda)
         PoisonCudaCache(Device, poisonReserve(Given));
       auto CallStart = Clock::now();

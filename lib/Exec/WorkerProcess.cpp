@@ -114,15 +114,51 @@ std::vector<std::string> coverArguments(const std::string &WorkDir,
                                         const std::string &CandidatePath,
                                         const std::string &CacheDir) {
   std::vector<std::string> Arguments = {"--hide", TempDir::sharedParent()};
-  // No channel through shared memory to another evaluation, and no socket
-  // of a service that would start a process outside for the candidate.
-  for (const char *Shared : {"/dev/shm", "/run"}) {
-    struct stat St;
-    if (::stat(Shared, &St) == 0 && S_ISDIR(St.st_mode))
-      Arguments.insert(Arguments.end(), {"--hide", Shared});
+  // Where the OS permits: no file or shared memory another evaluation can
+  // reach, no device lock files, and no socket of a service that would run
+  // something outside for the candidate (a terminal multiplexer's, D-Bus's,
+  // systemd's, a container engine's).
+  for (const char *Shared :
+       {"/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run"})
+    Arguments.insert(Arguments.end(), {"--private", Shared});
+  std::vector<std::string> Kept = {WorkDir, CandidatePath, CacheDir};
+  // The directory of a candidate file of the caller's too (modules beside it
+  // stay importable), never one of kevin's (a candidate's code written out
+  // sits beside the reference's directory).
+  char Real[PATH_MAX];
+  if (::realpath(CandidatePath.c_str(), Real)) {
+    std::string CandidateDir(Real, std::strrchr(Real, '/'));
+    std::string Parent = TempDir::sharedParent();
+    if (!CandidateDir.empty() && CandidateDir != Parent &&
+        CandidateDir.rfind(Parent + "/", 0) != 0)
+      Kept.push_back(CandidateDir);
   }
-  for (const std::string &Kept : {WorkDir, CandidatePath, CacheDir})
-    Arguments.insert(Arguments.end(), {"--keep", Kept});
+  // What the worker itself may load from there later: torch's environment,
+  // CUDA, the libraries it is told to search, the driver where some
+  // distributions keep it, and the MPS control daemon's pipes.
+#ifdef KEVIN_TORCH_SITE_DIR
+  // <environment>/lib/pythonX.Y/site-packages
+  std::string Site = KEVIN_TORCH_SITE_DIR;
+  for (int Up = 0; Up < 3; ++Up)
+    Site = Site.substr(
+        0, Site.rfind('/') == std::string::npos ? 0 : Site.rfind('/'));
+  if (!Site.empty())
+    Kept.push_back(Site);
+#endif
+  for (const char *Variable : {"CUDA_HOME", "CUDA_MPS_PIPE_DIRECTORY"})
+    if (const char *Value = std::getenv(Variable); Value && *Value)
+      Kept.push_back(Value);
+  if (const char *Search = std::getenv("LD_LIBRARY_PATH")) {
+    std::istringstream Entries(Search);
+    for (std::string Entry; std::getline(Entries, Entry, ':');)
+      if (!Entry.empty())
+        Kept.push_back(Entry);
+  }
+  for (const char *Driver :
+       {"/run/opengl-driver", "/run/nvidia/driver", "/tmp/nvidia-mps"})
+    Kept.push_back(Driver);
+  for (const std::string &Path : Kept)
+    Arguments.insert(Arguments.end(), {"--keep", Path});
   return Arguments;
 }
 

@@ -89,11 +89,13 @@ struct WorkerIsolation {
 /// Moves a candidate's worker, before any candidate code, into namespaces of
 /// its own: a user namespace (no privilege outside it), a network namespace
 /// when Network, a PID namespace (the calling process then only waits, and
-/// ends as the worker ends) and a mount namespace in which each of Hidden is
-/// covered by a private empty file system, with each of Kept that lay below
-/// one put back. Does what the OS permits. Call it before any thread starts.
+/// ends as the worker ends) and a mount namespace in which each of Hidden
+/// (all or none) and each of Private (each where it can be) is covered by a
+/// private empty file system, with each of Kept that lay below one put back.
+/// Does what the OS permits. Call it before any thread starts.
 WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Hidden,
+                              const std::vector<std::string> &Private = {},
                               const std::vector<std::string> &Kept = {});
 
 py::object toPython(const at::Tensor &T);

@@ -50,6 +50,8 @@ int main(int Argc, char **Argv) {
   bool NoIsolation = false;
   App.add_option("--hide", Options.HiddenDirs,
                  "a directory the candidate must not see (repeatable)");
+  App.add_option("--private", Options.PrivateDirs,
+                 "a directory to cover where the OS permits (repeatable)");
   App.add_option("--keep", Options.KeptPaths,
                  "a path below a hidden directory that stays (repeatable)");
   App.add_flag("--no-isolate-network", NoIsolation,

@@ -60,6 +60,9 @@ struct WorkerOptions {
   /// directory, the candidate file, the build cache).
   std::vector<std::string> HiddenDirs;
   std::vector<std::string> KeptPaths;
+  /// Directories covered the same way where the OS permits (shared ones:
+  /// /tmp, /dev/shm, /run); without them the hidden ones still count.
+  std::vector<std::string> PrivateDirs;
   /// Address-space limit for the candidate's run phase, MiB; 0 for none.
   size_t MemoryLimitMiB = 0;
   /// Candidate mode on CUDA: after the trials, one more forward under

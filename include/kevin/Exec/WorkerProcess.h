@@ -83,9 +83,10 @@ std::string truncated(const std::string &Text, size_t Limit);
 std::string stderrTail(const std::string &Stderr, size_t Limit);
 
 /// The candidate worker's arguments that cover TempDir::sharedParent() (every
-/// evaluation's directory), the shared memory directory and /run (the
-/// system's service sockets: D-Bus, systemd) but for its own directory, the
-/// candidate file and the build cache.
+/// evaluation's directory) and, where the OS permits, the machine's shared
+/// directories (/tmp, /var/tmp, /dev/shm, /run), but for its own directory,
+/// the candidate file, the build cache and what the worker loads from there
+/// (torch's environment, CUDA, LD_LIBRARY_PATH, the driver).
 std::vector<std::string> coverArguments(const std::string &WorkDir,
                                         const std::string &CandidatePath,
                                         const std::string &CacheDir);

@@ -1,8 +1,9 @@
 # Looks around its process before answering: no network, no inherited
 # secrets, a private temporary directory as its home and working directory,
 # nothing beside its directory (the reference's is covered) nor beside its
-# evaluation's (other evaluations' are covered too), an empty shared memory
-# directory and /run (no service sockets), no process in view but
+# evaluation's (other evaluations' are covered too), none of the files the
+# test put in /tmp, /var/tmp and /dev/shm, nothing in /run (no service
+# sockets) but the driver directories kevin keeps, no process in view but
 # kevin's init in its own PID namespace, and no way into that one's memory or
 # environment (it is non-dumpable and the candidate has no privilege outside
 # its own user namespace).
@@ -32,9 +33,14 @@ def problems():
     evaluations = os.listdir(os.path.join("..", ".."))
     if len(evaluations) != 1:
         found.append("other evaluations in view: %s" % sorted(evaluations))
-    for shared in ("/dev/shm", "/run"):
-        if os.path.isdir(shared) and os.listdir(shared):
-            found.append("%s is shared: %s" % (shared, sorted(os.listdir(shared))[:5]))
+    for shared in ("/tmp", "/var/tmp", "/dev/shm"):
+        marker = os.path.join(shared, "kevin-isolation-test-%d" % os.getuid())
+        if os.path.exists(marker):
+            found.append("%s is in view" % marker)
+    if os.path.isdir("/run"):
+        services = sorted(set(os.listdir("/run")) - {"opengl-driver", "nvidia"})
+        if services:
+            found.append("/run is shared: %s" % services[:5])
     # In its own PID namespace the worker is process 2 under kevin's init,
     # and /proc shows nothing else; the init is not traceable either.
     if os.getpid() != 2:
