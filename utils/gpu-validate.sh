@@ -3,7 +3,8 @@
 #
 # One script for the GPU sessions (the machine has no LLVM, lit or FileCheck;
 # utils/prepare-gpu-carry.sh puts toml++, lit and FileCheck/not in .gpu/,
-# which the device call carries). STEPS (default all, comma-separated) picks:
+# which the device call carries). STEPS (comma-separated; default
+# build,precompile,cases,lit,timing,buildbench) picks:
 #   build       configure without Clang (-DKEVIN_ENABLE_CLANG=OFF), with the
 #               carried toml++ and lit/FileCheck, and build the runtime tools
 #               (kevin-run, kevin-worker, kevin-bench, kevin-reward);
@@ -113,16 +114,21 @@ if want cases; then
 # Order: the illegal-address case first, so every other case runs after it.
 ORDERED="$(echo "$CASES" | grep relu_illegal_address) $(echo "$CASES" | grep -v relu_illegal_address)"
 field() { sed -n "s/^# $1: *//p" "$2" | head -1; }
-# judge NAME WANT: compares the last record's run.outcome with WANT, counts
-# and prints one row.
-judge() {
-  local got verdict
-  got=$(tail -1 "$OUT/cases.jsonl" | "$PYTHON" -c '
+# The run.outcome of the record a kevin-run appended to FILE, which had
+# LINES lines before it ran ("no-record" when it appended none).
+outcome_since() {
+  tail -n +"$(( $2 + 1 ))" "$1" | head -1 | "$PYTHON" -c '
 import json, sys
 try:
     print(json.loads(sys.stdin.readline())["run"]["outcome"])
 except Exception:
-    print("no-record")')
+    print("no-record")'
+}
+# judge NAME WANT LINES: compares the outcome of the record appended to
+# cases.jsonl after its first LINES lines with WANT, counts and prints a row.
+judge() {
+  local got verdict
+  got=$(outcome_since "$OUT/cases.jsonl" "$3")
   if [ "$got" = "$2" ]; then verdict=PASS; PASS=$((PASS + 1)); else verdict=FAIL; FAIL=$((FAIL + 1)); fi
   printf '%-28s %-22s %-22s %s\n' "$1" "$2" "$got" "$verdict" | tee -a "$SUMMARY"
 }
@@ -135,25 +141,28 @@ for CASE in $ORDERED; do
   TASK=$ROOT/$(field TASK "$CASE")
   ARGS=$(field ARGS "$CASE")
   WANT=$(field EXPECT-OUTCOME "$CASE")
+  LINES=$(wc -l < "$OUT/cases.jsonl")
   # shellcheck disable=SC2086
   timeout 180 "$KEVIN_RUN" --device cuda $ARGS --task "$TASK" "$CASE" \
     >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
-  judge "$NAME" "$WANT"
+  judge "$NAME" "$WANT" "$LINES"
 done
 # Device-independent failure modes of the CPU suite, judged on the GPU (the
 # pure-PyTorch relu_correct runs no kernel of its own: KEVIN-RT-009).
 [ -n "${CASE_FILTER:-}" ] ||
 for PAIR in relu_correct:no-candidate-kernel relu_segfault:crash relu_pointer_cache:not-input-sensitive relu_mutates_input:input-mutated; do
   NAME=${PAIR%%:*}; WANT=${PAIR#*:}
+  LINES=$(wc -l < "$OUT/cases.jsonl")
   timeout 120 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/19_ReLU.py" \
     "$ROOT/test/kevin-run/Inputs/$NAME.py" >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
-  judge "cpu-suite/$NAME" "$WANT"
+  judge "cpu-suite/$NAME" "$WANT" "$LINES"
 done
 for TRIPLE in $ADVERSARIAL; do
   NAME=${TRIPLE%%:*}; REST=${TRIPLE#*:}; TASK=${REST%%:*}; WANT=${REST#*:}
+  LINES=$(wc -l < "$OUT/cases.jsonl")
   timeout 180 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/$TASK.py" \
     "$ROOT/share/kevin/adversarial/$NAME.py" >> "$OUT/cases.jsonl" 2>> "$OUT/cases.err"
-  judge "adversarial/$NAME" "$WANT"
+  judge "adversarial/$NAME" "$WANT" "$LINES"
 done
 note "cases: $PASS passed, $FAIL failed ($(elapsed) s so far)"
 fi
@@ -177,9 +186,10 @@ HELD_PASS=0; HELD_FAIL=0
 for SOLUTION in "$ROOT"/share/kevin/solutions/cuda/*/*.py; do
   LEVEL=$(basename "$(dirname "$SOLUTION")")
   TASK=$ROOT/share/kevin/tasks/$LEVEL/$(basename "$SOLUTION")
+  LINES=$(wc -l < "$OUT/heldout.jsonl")
   timeout 180 "$KEVIN_RUN" --device cuda --held-out-batch --task "$TASK" "$SOLUTION" \
     >> "$OUT/heldout.jsonl" 2>> "$OUT/heldout.err"
-  ROW=$(tail -1 "$OUT/heldout.jsonl" | "$PYTHON" -c '
+  ROW=$(tail -n +"$(( LINES + 1 ))" "$OUT/heldout.jsonl" | head -1 | "$PYTHON" -c '
 import json, sys
 try:
     run = json.loads(sys.stdin.readline())["run"]

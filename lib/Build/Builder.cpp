@@ -832,7 +832,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
         Result.Message =
             "'" + Name +
             "' is reserved for kevin's launch gate (KEVIN-RT-010); "
-            "rename it";
+            "a source may not use it";
         Result.Seconds = secondsSince(Start);
         return Result;
       }

@@ -57,8 +57,8 @@ const std::vector<GatedEntry> &gatedEntries() {
          "(C, F, P, E)");
     both("cudaGraphLaunch", "(void *G, void *St)", "(G, St)");
     both("cuGraphLaunch", "(void *G, void *St)", "(G, St)");
-    // Launches CUDA 13's headers no longer declare but its driver may still
-    // export, for a candidate that declares them itself.
+    // Deprecated launches (CUDA 13's runtime has no multi-device launch any
+    // more; its driver still does).
     List.push_back({"cuLaunch", "(void *F)", "(F)"});
     List.push_back({"cuLaunchGrid", "(void *F, int W, int H)", "(F, W, H)"});
     List.push_back({"cuLaunchGridAsync", "(void *F, int W, int H, void *St)",
@@ -299,6 +299,13 @@ const std::string &launchGateSource() {
 }
 
 std::string reservedLaunchGateName(const std::string &Code) {
+  // A versioned reference (`.symver f, dlsym@GLIBC_2.34` in an asm string,
+  // or GCC's symver attribute) is one the linker's --wrap does not rename:
+  // the word anywhere, strings included.
+  for (size_t At = Code.find("symver"); At != std::string::npos;
+       At = Code.find("symver", At + 1))
+    if ((At == 0 || !isWordChar(Code[At - 1])) && wordEnd(Code, At) == At + 6)
+      return "symver";
   std::string Text = codeWithoutComments(Code);
   for (size_t At = 0; At < Text.size();) {
     if (!isWordChar(Text[At])) {

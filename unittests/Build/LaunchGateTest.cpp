@@ -87,6 +87,17 @@ extern "C" int cudaGetDriverEntryPoint(const char *Name, void **Found,
   *Found = driverFunction(Name, Flags);
   return *Found ? 0 : 500;
 }
+extern "C" int cudaGetDriverEntryPoint_ptsz(const char *Name, void **Found,
+                                            unsigned long long Flags,
+                                            int *Result) {
+  *Found = driverFunction(Name, Flags);
+  return *Found ? 0 : 500;
+}
+extern "C" int cuGetProcAddress(const char *Name, void **Found, int Version,
+                                unsigned long long Flags) {
+  *Found = driverFunction(Name, Flags);
+  return *Found ? 0 : 500;
+}
 extern "C" void registerKernels() {}
 )";
 
@@ -145,6 +156,32 @@ extern "C" int launchThroughLookups() {
                                                 nullptr, nullptr, nullptr) +
          reinterpret_cast<DriverLaunch>(Legacy)(nullptr, 2, 0, 0, 0, 0, 0, 0,
                                                 nullptr, nullptr, nullptr);
+}
+extern "C" int cuGetProcAddress(const char *, void **, int,
+                                unsigned long long);
+extern "C" int cudaGetDriverEntryPoint_ptsz(const char *, void **,
+                                            unsigned long long, int *);
+using ProcAddressV2 = int (*)(const char *, void **, int, unsigned long long,
+                              int *);
+extern "C" int launchThroughVersionedLookups() {
+  // The lookup itself, looked up: of a CUDA 12+ version, the _v2 one.
+  void *Lookup = nullptr;
+  if (cuGetProcAddress("cuGetProcAddress", &Lookup, 13000, 0) != 0)
+    return -1;
+  void *Driver = nullptr;
+  if (reinterpret_cast<ProcAddressV2>(Lookup)("cuLaunchKernel", &Driver, 13000,
+                                              0, nullptr) != 0)
+    return -2;
+  // The per-thread runtime's lookup: by default the per-thread version.
+  void *PerThread = nullptr;
+  if (cudaGetDriverEntryPoint_ptsz("cuLaunchKernel", &PerThread, 0, nullptr) !=
+      0)
+    return -3;
+  return reinterpret_cast<DriverLaunch>(Driver)(nullptr, 3, 0, 0, 0, 0, 0, 0,
+                                                nullptr, nullptr, nullptr) +
+         reinterpret_cast<DriverLaunch>(PerThread)(nullptr, 4, 0, 0, 0, 0, 0,
+                                                   0, nullptr, nullptr,
+                                                   nullptr);
 }
 )";
 
@@ -217,10 +254,17 @@ TEST(LaunchGateTest, GatesPointersLookedUpByName) {
   kevin_skipped_candidate_launches = 0;
   EXPECT_EQ(Launch(), 1000 + 50001 + 2);
 
-  // On: none of the three launches.
+  // A lookup of the lookup, by version; the per-thread runtime's default.
+  auto *Versioned = reinterpret_cast<int (*)()>(
+      ::dlsym(Library, "launchThroughVersionedLookups"));
+  ASSERT_NE(Versioned, nullptr);
+  EXPECT_EQ(Versioned(), 3 + 50004);
+
+  // On: none of the five launches.
   kevin_skip_candidate_launches = 1;
   EXPECT_EQ(Launch(), 0);
-  EXPECT_EQ(kevin_skipped_candidate_launches, 3u);
+  EXPECT_EQ(Versioned(), 0);
+  EXPECT_EQ(kevin_skipped_candidate_launches, 5u);
   kevin_skip_candidate_launches = 0;
   kevin_skipped_candidate_launches = 0;
   ::dlclose(Library);
@@ -256,10 +300,17 @@ TEST(LaunchGateTest, ReservedNames) {
   EXPECT_EQ(kevin::reservedLaunchGateName("r = __real_cudaLaunchKernel(f);"),
             "__real_cudaLaunchKernel");
   EXPECT_EQ(kevin::reservedLaunchGateName("int __wrap_x;"), "__wrap_x");
+  EXPECT_EQ(kevin::reservedLaunchGateName(
+                "__asm__(\".symver real_dlsym, dlsym@GLIBC_2.34\");"),
+            "symver");
+  EXPECT_EQ(kevin::reservedLaunchGateName(
+                "__attribute__((symver(\"dlsym@GLIBC_2.34\"))) void *f();"),
+            "symver");
   // Comments and longer words that merely contain the prefixes are fine.
   EXPECT_EQ(kevin::reservedLaunchGateName(
                 "// kevin_skip_candidate_launches\nint my__real_count;"),
             "");
+  EXPECT_EQ(kevin::reservedLaunchGateName("int symvers = 1;"), "");
 }
 
 TEST(LaunchGateTest, WrapsEveryEntryPointTheGateDefines) {

@@ -32,8 +32,10 @@ std::vector<std::string> launchGateLinkFlags();
 
 /// The first name of the gate's own (its switch and counter, a `__wrap_` or
 /// `__real_` symbol) that Code (a candidate's source) spells outside
-/// comments, or "" when none: a candidate's definition of the switch would
-/// bind the gate to it, and a `__real_` call would launch past the gate.
+/// comments, or `symver` anywhere (the assembler's directive, GCC's
+/// attribute), or "" when none: a candidate's
+/// definition of the switch would bind the gate to it, and a `__real_` call
+/// or a versioned reference would launch past the gate.
 std::string reservedLaunchGateName(const std::string &Code);
 
 } // namespace kevin
