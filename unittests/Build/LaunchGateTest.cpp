@@ -206,19 +206,28 @@ bool buildCandidate(const std::filesystem::path &Dir,
                       " -o libcandidate.so");
 }
 
+/// The candidate library built in Scratch and loaded; null when either
+/// failed.
+void *loadedCandidate(const ScratchDir &Scratch) {
+  if (Scratch.Path.empty() || !buildCandidate(Scratch.Path, "", ""))
+    return nullptr;
+  return ::dlopen((Scratch.Path / "libcandidate.so").c_str(), RTLD_NOW);
+}
+
+using CandidateEntry = int (*)();
+
+CandidateEntry entryOf(void *Library, const char *Name) {
+  return reinterpret_cast<CandidateEntry>(::dlsym(Library, Name));
+}
+
 } // namespace
 
 TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
   ScratchDir Scratch;
-  ASSERT_FALSE(Scratch.Path.empty());
-  const std::filesystem::path &Dir = Scratch.Path;
-  ASSERT_TRUE(buildCandidate(Dir, "", ""));
-  void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
-  ASSERT_NE(Library, nullptr) << ::dlerror();
-  auto *Runtime =
-      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughRuntime"));
-  auto *Driver =
-      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughDriver"));
+  void *Library = loadedCandidate(Scratch);
+  ASSERT_NE(Library, nullptr);
+  CandidateEntry Runtime = entryOf(Library, "launchThroughRuntime");
+  CandidateEntry Driver = entryOf(Library, "launchThroughDriver");
   ASSERT_NE(Runtime, nullptr);
   ASSERT_NE(Driver, nullptr);
 
@@ -240,13 +249,9 @@ TEST(LaunchGateTest, PassesLaunchesOnUnlessTheProcessSkipsThem) {
 
 TEST(LaunchGateTest, GatesPointersLookedUpByName) {
   ScratchDir Scratch;
-  ASSERT_FALSE(Scratch.Path.empty());
-  const std::filesystem::path &Dir = Scratch.Path;
-  ASSERT_TRUE(buildCandidate(Dir, "", ""));
-  void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
-  ASSERT_NE(Library, nullptr) << ::dlerror();
-  auto *Launch =
-      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughLookups"));
+  void *Library = loadedCandidate(Scratch);
+  ASSERT_NE(Library, nullptr);
+  CandidateEntry Launch = entryOf(Library, "launchThroughLookups");
   ASSERT_NE(Launch, nullptr);
 
   // Off: each pointer reaches the function asked for (the per-thread
@@ -255,8 +260,7 @@ TEST(LaunchGateTest, GatesPointersLookedUpByName) {
   EXPECT_EQ(Launch(), 1000 + 50001 + 2);
 
   // A lookup of the lookup, by version; the per-thread runtime's default.
-  auto *Versioned = reinterpret_cast<int (*)()>(
-      ::dlsym(Library, "launchThroughVersionedLookups"));
+  CandidateEntry Versioned = entryOf(Library, "launchThroughVersionedLookups");
   ASSERT_NE(Versioned, nullptr);
   EXPECT_EQ(Versioned(), 3 + 50004);
 
@@ -284,8 +288,7 @@ TEST(LaunchGateTest, FindsAnEntryPointTheLinkerDropped) {
   ASSERT_NE(Runtime, nullptr) << ::dlerror();
   void *Library = ::dlopen((Dir / "libcandidate.so").c_str(), RTLD_NOW);
   ASSERT_NE(Library, nullptr) << ::dlerror();
-  auto *Launch =
-      reinterpret_cast<int (*)()>(::dlsym(Library, "launchThroughRuntime"));
+  CandidateEntry Launch = entryOf(Library, "launchThroughRuntime");
   ASSERT_NE(Launch, nullptr);
   EXPECT_EQ(Launch(), 4326);
   ::dlclose(Library);
