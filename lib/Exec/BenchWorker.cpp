@@ -605,6 +605,7 @@ int runBenchCandidateWorker(const WorkerOptions &Options) {
     py::object NoGrad = Prelude.attr("no_grad")();
     NoGrad.attr("__enter__")();
     progress(ProgressFd, "run");
+    State.Stage = "run";
     Reached = Stage::Run;
     bool WriteFailed = false;
     AuditSink OnAudit = [&](unsigned K, const CallTimer::Sample &S) {

@@ -122,7 +122,7 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
     py::gil_scoped_release Release;
     return buildExtension(Spec, Builder->Toolchain, Builder->Options);
   }();
-  progress(Builder->ProgressFd, "load");
+  progress(Builder->ProgressFd, Builder->Stage);
   Json Entry;
   Entry["name"] = Name;
   if (!R) {
@@ -1291,6 +1291,7 @@ int runCandidateWorker(const WorkerOptions &Options) {
     // and a line per call that named the profiled call or the replay would
     // give their secret places away (KEVIN-RT-009, -010).
     progress(Report.ProgressFd, "run");
+    State.Stage = "run";
     for (unsigned T = 0; T < Options.Trials; ++T) {
       if (GhostBefore && *GhostBefore == T && !replayGhost())
         return ExitError;

@@ -43,6 +43,10 @@ struct BuilderState {
   std::string FailMessage;
   double Seconds = 0;
   int ProgressFd = -1;
+  /// The progress line a build ends with: the stage the worker is in
+  /// (`load` while the candidate loads, `run` once its calls began; a
+  /// candidate may build inside forward).
+  std::string Stage = "load";
   /// The `__global__` functions and the namespaces of the sources it was
   /// given (KEVIN-RT-009).
   std::set<std::string> KernelNames, KernelNamespaces;
