@@ -34,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -310,13 +311,21 @@ bool isBelow(const std::string &Path, const std::string &Dir) {
          (Dir == "/" || Path[Dir.size()] == '/');
 }
 
-/// Makes Path's missing parent directories and Path itself (a directory, or
-/// an empty file when AsFile), inside a file system just mounted.
-bool makeMountPoint(const std::string &Path, bool AsFile) {
+/// Makes Path's missing parent directories, inside a file system just
+/// mounted.
+bool makeParents(const std::string &Path) {
   for (size_t Slash = Path.find('/', 1); Slash != std::string::npos;
        Slash = Path.find('/', Slash + 1))
     if (::mkdir(Path.substr(0, Slash).c_str(), 0755) != 0 && errno != EEXIST)
       return false;
+  return true;
+}
+
+/// Makes Path's missing parent directories and Path itself (a directory, or
+/// an empty file when AsFile), inside a file system just mounted.
+bool makeMountPoint(const std::string &Path, bool AsFile) {
+  if (!makeParents(Path))
+    return false;
   if (AsFile) {
     int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     return Fd >= 0 && ::close(Fd) == 0;
@@ -327,10 +336,13 @@ bool makeMountPoint(const std::string &Path, bool AsFile) {
 /// In this process's own mount namespace: covers each of Private that it
 /// can, then each of Hidden not inside one of those, with an empty private
 /// file system (outer directories first: one inside another is covered with
-/// it), then mounts each of Kept that lay below a cover back at its place
-/// (opened before the cover, bound through /proc/self/fd). True when every
-/// Hidden directory and every Kept path is in place; otherwise nothing is
-/// covered.
+/// it). Each of Kept under a cover comes back: a path without symbolic links
+/// is bound back (opened before the cover, bound through /proc/self/fd), a
+/// symbolic link is made again (its target comes back only if it is kept
+/// too). A kept path that is relative, equal to or above a Hidden directory,
+/// or that leads into one through a link, is not kept. True when every
+/// Hidden directory is covered (its own inode out of sight) and every path
+/// kept below one is back; otherwise nothing is covered.
 bool coverDirectories(const std::vector<std::string> &Hidden,
                       const std::vector<std::string> &Private,
                       const std::vector<std::string> &Kept) {
@@ -341,11 +353,14 @@ bool coverDirectories(const std::vector<std::string> &Hidden,
     return ::realpath(Path.c_str(), Real) ? Real : "";
   };
   std::vector<std::string> Required, Optional;
+  std::vector<std::pair<dev_t, ino_t>> RequiredIds;
   for (const std::string &Dir : Hidden) {
     std::string Real = resolve(Dir);
-    if (Real.empty() || Real == "/")
+    struct stat St;
+    if (Real.empty() || Real == "/" || ::stat(Real.c_str(), &St) != 0)
       return false;
     Required.push_back(Real);
+    RequiredIds.push_back({St.st_dev, St.st_ino});
   }
   for (const std::string &Dir : Private) {
     std::string Real = resolve(Dir);
@@ -356,24 +371,50 @@ bool coverDirectories(const std::vector<std::string> &Hidden,
             [](const std::string &A, const std::string &B) {
               return A.size() < B.size();
             });
+  auto belowAny = [](const std::string &Path,
+                     const std::vector<std::string> &Dirs) {
+    for (const std::string &Dir : Dirs)
+      if (isBelow(Path, Dir))
+        return true;
+    return false;
+  };
   struct Back {
     std::string Path;
     int Fd;
     bool IsFile;
+    bool Required; ///< below a Hidden directory: the worker needs it
+  };
+  struct Link {
+    std::string Path, Target;
   };
   std::vector<Back> Backs;
-  for (const std::string &Path : Kept) {
+  std::vector<Link> Links;
+  for (const std::string &Given : Kept) {
+    if (Given.empty() || Given[0] != '/')
+      continue;
+    std::string Path = std::filesystem::path(Given).lexically_normal();
+    while (Path.size() > 1 && Path.back() == '/')
+      Path.pop_back();
+    if (!belowAny(Path, Required) && !belowAny(Path, Optional))
+      continue; // nothing covers it
+    bool Above = false;
+    for (const std::string &Dir : Required)
+      Above |= Path == Dir || isBelow(Dir, Path);
+    if (Above)
+      continue; // it would bring a Hidden directory back
     std::string Real = resolve(Path);
-    bool Below = false;
-    for (const std::vector<std::string> *Dirs : {&Required, &Optional})
-      for (const std::string &Dir : *Dirs)
-        Below |= isBelow(Real, Dir);
-    if (Real.empty() || !Below)
-      continue; // nothing there to keep, or nothing covers it
     struct stat St;
+    if (Real != Path) {
+      char Target[PATH_MAX];
+      ssize_t N = ::readlink(Path.c_str(), Target, sizeof(Target) - 1);
+      if (N > 0 && ::lstat(Path.c_str(), &St) == 0 && S_ISLNK(St.st_mode))
+        Links.push_back({Path, std::string(Target, static_cast<size_t>(N))});
+      continue;
+    }
     int Fd = ::open(Real.c_str(), O_PATH | O_CLOEXEC);
     if (Fd >= 0 && ::fstat(Fd, &St) == 0)
-      Backs.push_back({Real, Fd, !S_ISDIR(St.st_mode)});
+      Backs.push_back(
+          {Real, Fd, !S_ISDIR(St.st_mode), belowAny(Real, Required)});
     else if (Fd >= 0)
       ::close(Fd);
   }
@@ -383,10 +424,8 @@ bool coverDirectories(const std::vector<std::string> &Hidden,
   bool Ok = ::getcwd(Cwd, sizeof(Cwd)) != nullptr;
   std::vector<std::string> Mounted;
   auto isCovered = [&](const std::string &Path) {
-    for (const std::string &Dir : Mounted)
-      if (Path == Dir || isBelow(Path, Dir))
-        return true;
-    return false;
+    return std::find(Mounted.begin(), Mounted.end(), Path) != Mounted.end() ||
+           belowAny(Path, Mounted);
   };
   auto cover = [&](const std::string &Dir) {
     if (isCovered(Dir))
@@ -403,13 +442,27 @@ bool coverDirectories(const std::vector<std::string> &Hidden,
     Ok = Ok && cover(Dir);
   for (const Back &B : Backs) {
     std::string From = "/proc/self/fd/" + std::to_string(B.Fd);
-    if (isCovered(B.Path))
-      Ok = Ok && makeMountPoint(B.Path, B.IsFile) &&
-           ::mount(From.c_str(), B.Path.c_str(), nullptr, MS_BIND | MS_REC,
-                   nullptr) == 0;
+    bool Bound = isCovered(B.Path) && makeMountPoint(B.Path, B.IsFile) &&
+                 ::mount(From.c_str(), B.Path.c_str(), nullptr,
+                         MS_BIND | MS_REC, nullptr) == 0;
+    // What only a Private cover hides may stay hidden: loading it fails
+    // later, as it would on a machine without it.
+    Ok = Ok && (Bound || !B.Required);
     ::close(B.Fd);
   }
+  for (const Link &L : Links) {
+    struct stat St;
+    if (isCovered(L.Path) && ::lstat(L.Path.c_str(), &St) != 0 &&
+        makeParents(L.Path))
+      (void)::symlink(L.Target.c_str(), L.Path.c_str());
+  }
   Ok = Ok && ::chdir(Cwd) == 0;
+  // Each Hidden directory's own inode must be out of sight.
+  for (size_t I = 0; Ok && I < Required.size(); ++I) {
+    struct stat St;
+    Ok = ::stat(Required[I].c_str(), &St) != 0 ||
+         std::make_pair(St.st_dev, St.st_ino) != RequiredIds[I];
+  }
   // Half a cover is none: the worker must keep reaching its own files.
   if (!Ok)
     for (auto Dir = Mounted.rbegin(); Dir != Mounted.rend(); ++Dir)

@@ -34,11 +34,15 @@ def problems():
     if len(evaluations) != 1:
         found.append("other evaluations in view: %s" % sorted(evaluations))
     for shared in ("/tmp", "/var/tmp", "/dev/shm"):
-        marker = os.path.join(shared, "kevin-isolation-test-%d" % os.getuid())
-        if os.path.exists(marker):
-            found.append("%s is in view" % marker)
+        if os.path.isdir(shared):
+            for name in sorted(os.listdir(shared)):
+                if name.startswith("kevin-isolation-test-"):
+                    found.append("%s is in view" % os.path.join(shared, name))
     if os.path.isdir("/run"):
-        services = sorted(set(os.listdir("/run")) - {"opengl-driver", "nvidia"})
+        # What kevin keeps there: the driver's directories, and a user's
+        # runtime directory that holds the test's own (TMPDIR under it).
+        kept = {"opengl-driver", "nvidia", "user"}
+        services = sorted(set(os.listdir("/run")) - kept)
         if services:
             found.append("/run is shared: %s" % services[:5])
     # In its own PID namespace the worker is process 2 under kevin's init,
