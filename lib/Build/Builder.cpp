@@ -56,7 +56,7 @@ std::string uniqueTag() {
 using Clock = std::chrono::steady_clock;
 
 /// Bumped when the unit layout or the flags kevin adds change.
-constexpr const char *BuilderVersion = "kevin-build-7";
+constexpr const char *BuilderVersion = "kevin-build-8";
 /// The launch gate's unit and object in a CUDA extension's build directory.
 constexpr const char *LaunchGateUnit = "kevin_launch_gate.cpp";
 constexpr const char *LaunchGateObject = "kevin_launch_gate.o";
@@ -1133,6 +1133,29 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
     Output += Gate.Output;
     Ok &= Gate.Ok;
     TimedOut |= Gate.TimedOut;
+  }
+  // What the candidate's objects refer to and define, however their text
+  // spelled it: a way around the launch gate is a build error (KEVIN-RT-010;
+  // CPU extensions have no gate, but nothing honest refers to these either).
+  for (size_t I = 0; Ok && I < Objects.size(); ++I) {
+    if (Objects[I] == LaunchGateObject)
+      continue;
+    Step Symbols;
+    Symbols.Argv = {"sh", "-c",
+                    "nm -P -g \"$1\" | grep -E '@|__real_|kevin_skip|__wrap_'; "
+                    "test $? -le 1",
+                    "sh", Objects[I]};
+    runStep(Symbols, T, Options, Dir);
+    if (std::string Found = launchGateBypass(Symbols.Output); !Found.empty()) {
+      Result.Outcome = "build-error";
+      Result.Message =
+          (Spec.OriginPath.empty() ? Spec.Name : Spec.OriginPath) +
+          ": error: the compiled sources refer to '" + Found +
+          "', which goes around kevin's launch gate (KEVIN-RT-010)";
+      Result.Seconds = secondsSince(Start);
+      removeTree(Dir);
+      return Result;
+    }
   }
   if (Ok) {
     Step Link;

@@ -7,6 +7,8 @@
 #include "kevin/Build/LaunchGate.h"
 #include "kevin/Build/FunctionDeclaration.h"
 
+#include <sstream>
+
 namespace kevin {
 
 namespace {
@@ -299,13 +301,6 @@ const std::string &launchGateSource() {
 }
 
 std::string reservedLaunchGateName(const std::string &Code) {
-  // A versioned reference (`.symver f, dlsym@GLIBC_2.34` in an asm string,
-  // or GCC's symver attribute) is one the linker's --wrap does not rename:
-  // the word anywhere, strings included.
-  for (size_t At = Code.find("symver"); At != std::string::npos;
-       At = Code.find("symver", At + 1))
-    if ((At == 0 || !isWordChar(Code[At - 1])) && wordEnd(Code, At) == At + 6)
-      return "symver";
   std::string Text = codeWithoutComments(Code);
   for (size_t At = 0; At < Text.size();) {
     if (!isWordChar(Text[At])) {
@@ -318,6 +313,24 @@ std::string reservedLaunchGateName(const std::string &Code) {
         Word.rfind("__real_", 0) == 0)
       return Word;
     At = End;
+  }
+  return "";
+}
+
+std::string launchGateBypass(const std::string &SymbolTable) {
+  std::istringstream Lines(SymbolTable);
+  for (std::string Line; std::getline(Lines, Line);) {
+    std::istringstream Fields(Line);
+    std::string Name, Type;
+    if (!(Fields >> Name >> Type))
+      continue;
+    bool Undefined = Type == "U" || Type == "w" || Type == "v";
+    if (Undefined &&
+        (Name.find('@') != std::string::npos || Name.rfind("__real_", 0) == 0))
+      return Name;
+    if (!Undefined &&
+        (Name.rfind("kevin_skip", 0) == 0 || Name.rfind("__wrap_", 0) == 0))
+      return Name;
   }
   return "";
 }

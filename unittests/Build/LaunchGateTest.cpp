@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 extern "C" {
 __attribute__((visibility("default"), used)) int kevin_skip_candidate_launches =
@@ -303,17 +304,50 @@ TEST(LaunchGateTest, ReservedNames) {
   EXPECT_EQ(kevin::reservedLaunchGateName("r = __real_cudaLaunchKernel(f);"),
             "__real_cudaLaunchKernel");
   EXPECT_EQ(kevin::reservedLaunchGateName("int __wrap_x;"), "__wrap_x");
-  EXPECT_EQ(kevin::reservedLaunchGateName(
-                "__asm__(\".symver real_dlsym, dlsym@GLIBC_2.34\");"),
-            "symver");
-  EXPECT_EQ(kevin::reservedLaunchGateName(
-                "__attribute__((symver(\"dlsym@GLIBC_2.34\"))) void *f();"),
-            "symver");
   // Comments and longer words that merely contain the prefixes are fine.
   EXPECT_EQ(kevin::reservedLaunchGateName(
                 "// kevin_skip_candidate_launches\nint my__real_count;"),
             "");
-  EXPECT_EQ(kevin::reservedLaunchGateName("int symvers = 1;"), "");
+}
+
+/// The symbol table (`nm -P`) of Code compiled with g++ in Dir, or "" when
+/// it did not compile.
+std::string symbolTableOf(const std::filesystem::path &Dir,
+                          const std::string &Code) {
+  writeText(Dir / "probe.cpp", Code);
+  if (!run(Dir, "g++ -fPIC -O2 -c probe.cpp -o probe.o && nm -P probe.o > "
+                "probe.sym"))
+    return "";
+  std::ifstream In(Dir / "probe.sym");
+  return std::string(std::istreambuf_iterator<char>(In), {});
+}
+
+TEST(LaunchGateTest, FindsWaysAroundTheGateInObjects) {
+  ScratchDir Scratch;
+  ASSERT_FALSE(Scratch.Path.empty());
+  // An honest candidate's object.
+  std::string Honest = symbolTableOf(Scratch.Path, CandidateCode);
+  ASSERT_NE(Honest, "");
+  EXPECT_EQ(kevin::launchGateBypass(Honest), "");
+  // A versioned reference, however the directive is spelled.
+  EXPECT_EQ(kevin::launchGateBypass(symbolTableOf(Scratch.Path, R"(
+extern "C" void *real_dlsym(void *, const char *);
+__asm__(".SYM" "VER real_dlsym, dlsym@GLIBC_2.2.5");
+extern "C" void *find(const char *Name) { return real_dlsym(nullptr, Name); }
+)")),
+            "dlsym@GLIBC_2.2.5");
+  // The gate's names, pasted together by the preprocessor.
+  EXPECT_EQ(kevin::launchGateBypass(symbolTableOf(Scratch.Path, R"(
+#define GLUE(A, B) A##B
+extern "C" int GLUE(__re, al_cudaLaunchKernel)(const void *);
+extern "C" int launch() { return GLUE(__re, al_cudaLaunchKernel)(nullptr); }
+)")),
+            "__real_cudaLaunchKernel");
+  EXPECT_EQ(kevin::launchGateBypass(symbolTableOf(Scratch.Path, R"(
+#define GLUE(A, B) A##B
+extern "C" int GLUE(kevin_, skip_candidate_launches) = 0;
+)")),
+            "kevin_skip_candidate_launches");
 }
 
 TEST(LaunchGateTest, WrapsEveryEntryPointTheGateDefines) {

@@ -32,11 +32,18 @@ std::vector<std::string> launchGateLinkFlags();
 
 /// The first name of the gate's own (its switch and counter, a `__wrap_` or
 /// `__real_` symbol) that Code (a candidate's source) spells outside
-/// comments, or `symver` anywhere (the assembler's directive, GCC's
-/// attribute), or "" when none: a candidate's
-/// definition of the switch would bind the gate to it, and a `__real_` call
-/// or a versioned reference would launch past the gate.
+/// comments, or "" when none: a candidate's definition of the switch would
+/// bind the gate to it, and a `__real_` call would launch past the gate.
+/// The early, readable check; launchGateBypass is the one spelling cannot
+/// get around.
 std::string reservedLaunchGateName(const std::string &Code);
+
+/// The first symbol of a candidate's object that would take a launch past
+/// the gate, from its symbol table as `nm -P` prints it, or "" when none: a
+/// versioned reference (`dlsym@GLIBC_2.34`, made with `.symver`, which
+/// --wrap does not rename), a reference to a `__real_` symbol, or a
+/// definition of the gate's switch or of a `__wrap_` function.
+std::string launchGateBypass(const std::string &SymbolTable);
 
 } // namespace kevin
 
