@@ -1140,18 +1140,37 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   for (size_t I = 0; Ok && I < Objects.size(); ++I) {
     if (Objects[I] == LaunchGateObject)
       continue;
+    // The first symbol that matters, by an exact filter (a table of any
+    // size); an object of link-time optimization hides them (its symbol
+    // table is the compiler's, not the assembler's). Fails when nm does.
     Step Symbols;
-    Symbols.Argv = {"sh", "-c",
-                    "nm -P -g \"$1\" | grep -E '@|__real_|kevin_skip|__wrap_'; "
-                    "test $? -le 1",
-                    "sh", Objects[I]};
+    Symbols.Argv = {
+        "sh", "-c",
+        "nm -P -g \"$1\" > \"$1.symbols\" || exit 2; "
+        "if readelf -S -W \"$1\" | grep -q '[.]gnu[.]lto_'; then "
+        "echo lto-object; exit 0; fi; "
+        "awk '{u = $2 == \"U\" || $2 == \"w\" || $2 == \"v\"} "
+        "u && (index($1, \"@\") || $1 ~ /^(__real_|kevin_skip)/) "
+        "{print; exit} "
+        "!u && $1 ~ /^(kevin_skip|__wrap_)/ {print; exit}' \"$1.symbols\"",
+        "sh", Objects[I]};
     runStep(Symbols, T, Options, Dir);
-    if (std::string Found = launchGateBypass(Symbols.Output); !Found.empty()) {
+    std::string Problem;
+    if (!Symbols.Ok)
+      Problem = "kevin cannot read what they refer to: " + Symbols.Output;
+    else if (Symbols.Output.rfind("lto-object", 0) == 0)
+      Problem = "they were compiled for link-time optimization (-flto), "
+                "which hides what they refer to from kevin's launch gate "
+                "(KEVIN-RT-010)";
+    else if (std::string Found = launchGateBypass(Symbols.Output);
+             !Found.empty())
+      Problem = "they refer to '" + Found +
+                "', which goes around kevin's launch gate (KEVIN-RT-010)";
+    if (!Problem.empty()) {
       Result.Outcome = "build-error";
       Result.Message =
           (Spec.OriginPath.empty() ? Spec.Name : Spec.OriginPath) +
-          ": error: the compiled sources refer to '" + Found +
-          "', which goes around kevin's launch gate (KEVIN-RT-010)";
+          ": error: the compiled sources cannot be used: " + Problem;
       Result.Seconds = secondsSince(Start);
       removeTree(Dir);
       return Result;

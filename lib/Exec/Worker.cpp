@@ -411,7 +411,19 @@ bool coverDirectories(const std::vector<std::string> &Hidden,
         Links.push_back({Path, std::string(Target, static_cast<size_t>(N))});
       continue;
     }
-    int Fd = ::open(Real.c_str(), O_PATH | O_CLOEXEC);
+    // Opened without following a link, and checked to be what was resolved
+    // (a directory on the way swapped for a link in between would not be).
+    int Fd = ::open(Real.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    char Opened[PATH_MAX];
+    ssize_t N =
+        Fd < 0 ? -1
+               : ::readlink(("/proc/self/fd/" + std::to_string(Fd)).c_str(),
+                            Opened, sizeof(Opened) - 1);
+    if (Fd >= 0 &&
+        (N <= 0 || std::string(Opened, static_cast<size_t>(N)) != Real)) {
+      ::close(Fd);
+      continue;
+    }
     if (Fd >= 0 && ::fstat(Fd, &St) == 0)
       Backs.push_back(
           {Real, Fd, !S_ISDIR(St.st_mode), belowAny(Real, Required)});

@@ -121,6 +121,7 @@ std::vector<std::string> coverArguments(const std::string &WorkDir,
   for (const char *Shared :
        {"/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run"})
     Arguments.insert(Arguments.end(), {"--private", Shared});
+  std::string Parent = TempDir::sharedParent();
   std::vector<std::string> Kept = {WorkDir, CandidatePath, CacheDir};
   // The directory of a candidate file of the caller's too (modules beside it
   // stay importable), never one of kevin's (a candidate's code written out
@@ -128,7 +129,6 @@ std::vector<std::string> coverArguments(const std::string &WorkDir,
   char Real[PATH_MAX];
   if (::realpath(CandidatePath.c_str(), Real)) {
     std::string CandidateDir(Real, std::strrchr(Real, '/'));
-    std::string Parent = TempDir::sharedParent();
     if (!CandidateDir.empty() && CandidateDir != Parent &&
         CandidateDir.rfind(Parent + "/", 0) != 0)
       Kept.push_back(CandidateDir);
@@ -157,8 +157,11 @@ std::vector<std::string> coverArguments(const std::string &WorkDir,
   for (const char *Driver :
        {"/run/opengl-driver", "/run/nvidia/driver", "/tmp/nvidia-mps"})
     Kept.push_back(Driver);
-  for (const std::string &Path : Kept)
-    Arguments.insert(Arguments.end(), {"--keep", Path});
+  // Below kevin's directory only the caller's three paths come back (the
+  // others could name another evaluation's files).
+  for (size_t I = 0; I < Kept.size(); ++I)
+    if (I < 3 || Kept[I].rfind(Parent + "/", 0) != 0)
+      Arguments.insert(Arguments.end(), {"--keep", Kept[I]});
   return Arguments;
 }
 

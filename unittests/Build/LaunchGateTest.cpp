@@ -348,6 +348,12 @@ extern "C" int launch() { return GLUE(__re, al_cudaLaunchKernel)(nullptr); }
 extern "C" int GLUE(kevin_, skip_candidate_launches) = 0;
 )")),
             "kevin_skip_candidate_launches");
+  // A reference to kevin-worker's switch, to turn it off from inside.
+  EXPECT_EQ(kevin::launchGateBypass(symbolTableOf(Scratch.Path, R"(
+extern "C" int kevin_skip_candidate_launches;
+extern "C" void off() { kevin_skip_candidate_launches = 0; }
+)")),
+            "kevin_skip_candidate_launches");
 }
 
 TEST(LaunchGateTest, WrapsEveryEntryPointTheGateDefines) {

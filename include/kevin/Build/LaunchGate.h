@@ -41,8 +41,9 @@ std::string reservedLaunchGateName(const std::string &Code);
 /// The first symbol of a candidate's object that would take a launch past
 /// the gate, from its symbol table as `nm -P` prints it, or "" when none: a
 /// versioned reference (`dlsym@GLIBC_2.34`, made with `.symver`, which
-/// --wrap does not rename), a reference to a `__real_` symbol, or a
-/// definition of the gate's switch or of a `__wrap_` function.
+/// --wrap does not rename), a reference to a `__real_` symbol or to the
+/// gate's switch (which would bind to kevin-worker's), or a definition of
+/// the switch or of a `__wrap_` function.
 std::string launchGateBypass(const std::string &SymbolTable);
 
 } // namespace kevin
