@@ -1155,6 +1155,7 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
         "!u && $1 ~ /^(kevin_skip|__wrap_)/ {print; exit}' \"$1.symbols\"",
         "sh", Objects[I]};
     runStep(Symbols, T, Options, Dir);
+    ::unlink((Dir + Objects[I] + ".symbols").c_str());
     std::string Problem;
     if (!Symbols.Ok)
       Problem = "kevin cannot read what they refer to: " + Symbols.Output;
