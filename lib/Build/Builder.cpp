@@ -105,6 +105,13 @@ std::string readFile(const std::string &Path) {
   return S.str();
 }
 
+/// Whether the file at Path starts as an ELF object does.
+bool isElfFile(const std::string &Path) {
+  char Magic[4] = {};
+  std::ifstream(Path, std::ios::binary).read(Magic, sizeof(Magic));
+  return std::string(Magic, sizeof(Magic)) == std::string("\x7f") + "ELF";
+}
+
 void removeTree(const std::string &Path) {
   SubprocessOptions Rm;
   Rm.Argv = {"rm", "-rf", Path};
@@ -1138,40 +1145,31 @@ Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
   // spelled it: a way around the launch gate is a build error (KEVIN-RT-010;
   // CPU extensions have no gate, but nothing honest refers to these either).
   for (size_t I = 0; Ok && I < Objects.size(); ++I) {
-    // Only ELF objects have such a table (the unit tests' stand-in
+    std::string Object = Dir + Objects[I];
+    // Only ELF objects have a symbol table (the unit tests' stand-in
     // compilers write none).
-    std::ifstream Object(Dir + Objects[I], std::ios::binary);
-    char Magic[4] = {};
-    Object.read(Magic, sizeof(Magic));
-    if (Objects[I] == LaunchGateObject || std::string(Magic, sizeof(Magic)) !=
-                                              "\x7f"
-                                              "ELF")
+    if (Objects[I] == LaunchGateObject || !isElfFile(Object))
       continue;
-    // The first symbol that matters, by an exact filter (a table of any
-    // size); an object of link-time optimization hides them (its symbol
-    // table is the compiler's, not the assembler's). Fails when nm does.
-    Step Symbols;
-    Symbols.Argv = {
-        "sh", "-c",
-        "nm -P -g \"$1\" > \"$1.symbols\" || exit 2; "
-        "if readelf -S -W \"$1\" | grep -q '[.]gnu[.]lto_'; then "
-        "echo lto-object; exit 0; fi; "
-        "awk '{u = $2 == \"U\" || $2 == \"w\" || $2 == \"v\"} "
-        "u && (index($1, \"@\") || $1 ~ /^(__real_|kevin_skip)/) "
-        "{print; exit} "
-        "!u && $1 ~ /^(kevin_skip|__wrap_)/ {print; exit}' \"$1.symbols\"",
-        "sh", Objects[I]};
-    runStep(Symbols, T, Options, Dir);
-    ::unlink((Dir + Objects[I] + ".symbols").c_str());
+    Step Tables;
+    Tables.Argv = {"sh", "-c",
+                   "nm -P -g \"$1\" > \"$1.symbols\" && "
+                   "readelf -S -W \"$1\" > \"$1.sections\"",
+                   "sh", Objects[I]};
+    runStep(Tables, T, Options, Dir);
+    std::string Symbols = readFile(Object + ".symbols"),
+                Sections = readFile(Object + ".sections");
+    ::unlink((Object + ".symbols").c_str());
+    ::unlink((Object + ".sections").c_str());
     std::string Problem;
-    if (!Symbols.Ok)
-      Problem = "kevin cannot read what they refer to: " + Symbols.Output;
-    else if (Symbols.Output.rfind("lto-object", 0) == 0)
+    if (!Tables.Ok)
+      Problem = "kevin cannot read what they refer to: " + Tables.Output;
+    // An object of link-time optimization shows the compiler's symbol
+    // table, not the assembler's, which hides a versioned reference.
+    else if (Sections.find(".gnu.lto_") != std::string::npos)
       Problem = "they were compiled for link-time optimization (-flto), "
                 "which hides what they refer to from kevin's launch gate "
                 "(KEVIN-RT-010)";
-    else if (std::string Found = launchGateBypass(Symbols.Output);
-             !Found.empty())
+    else if (std::string Found = launchGateBypass(Symbols); !Found.empty())
       Problem = "they refer to '" + Found +
                 "', which goes around kevin's launch gate (KEVIN-RT-010)";
     if (!Problem.empty()) {

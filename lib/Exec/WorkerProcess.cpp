@@ -113,7 +113,8 @@ std::string stderrTail(const std::string &Stderr, size_t Limit) {
 std::vector<std::string> coverArguments(const std::string &WorkDir,
                                         const std::string &CandidatePath,
                                         const std::string &CacheDir) {
-  std::vector<std::string> Arguments = {"--hide", TempDir::sharedParent()};
+  std::string Parent = TempDir::sharedParent();
+  std::vector<std::string> Arguments = {"--hide", Parent};
   // Where the OS permits: no file or shared memory another evaluation can
   // reach, no device lock files, and no socket of a service that would run
   // something outside for the candidate (a terminal multiplexer's, D-Bus's,
@@ -121,47 +122,42 @@ std::vector<std::string> coverArguments(const std::string &WorkDir,
   for (const char *Shared :
        {"/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run"})
     Arguments.insert(Arguments.end(), {"--private", Shared});
-  std::string Parent = TempDir::sharedParent();
-  std::vector<std::string> Kept = {WorkDir, CandidatePath, CacheDir};
+  // The caller's paths come back; below kevin's directory nothing else (it
+  // could name another evaluation's files).
+  for (const std::string &Path : {WorkDir, CandidatePath, CacheDir})
+    Arguments.insert(Arguments.end(), {"--keep", Path});
+  auto parentOf = [](const std::string &Path) {
+    size_t Slash = Path.rfind('/');
+    return Slash == std::string::npos ? std::string() : Path.substr(0, Slash);
+  };
+  auto keep = [&](const std::string &Path) {
+    if (!Path.empty() && Path != Parent && Path.rfind(Parent + "/", 0) != 0)
+      Arguments.insert(Arguments.end(), {"--keep", Path});
+  };
   // The directory of a candidate file of the caller's too (modules beside it
   // stay importable), never one of kevin's (a candidate's code written out
   // sits beside the reference's directory).
   char Real[PATH_MAX];
-  if (::realpath(CandidatePath.c_str(), Real)) {
-    std::string CandidateDir(Real, std::strrchr(Real, '/'));
-    if (!CandidateDir.empty() && CandidateDir != Parent &&
-        CandidateDir.rfind(Parent + "/", 0) != 0)
-      Kept.push_back(CandidateDir);
-  }
-  // What the worker itself may load from there later: torch's environment,
-  // CUDA, the libraries it is told to search, the driver where some
-  // distributions keep it, and the MPS control daemon's pipes.
+  if (::realpath(CandidatePath.c_str(), Real))
+    keep(parentOf(Real));
+    // What the worker itself may load from there later: torch's environment,
+    // CUDA, the libraries it is told to search, the driver where some
+    // distributions keep it, and the MPS control daemon's pipes.
 #ifdef KEVIN_TORCH_SITE_DIR
   // <environment>/lib/pythonX.Y/site-packages
-  std::string Site = KEVIN_TORCH_SITE_DIR;
-  for (int Up = 0; Up < 3; ++Up)
-    Site = Site.substr(
-        0, Site.rfind('/') == std::string::npos ? 0 : Site.rfind('/'));
-  if (!Site.empty())
-    Kept.push_back(Site);
+  keep(parentOf(parentOf(parentOf(KEVIN_TORCH_SITE_DIR))));
 #endif
   for (const char *Variable : {"CUDA_HOME", "CUDA_MPS_PIPE_DIRECTORY"})
-    if (const char *Value = std::getenv(Variable); Value && *Value)
-      Kept.push_back(Value);
+    if (const char *Value = std::getenv(Variable))
+      keep(Value);
   if (const char *Search = std::getenv("LD_LIBRARY_PATH")) {
     std::istringstream Entries(Search);
     for (std::string Entry; std::getline(Entries, Entry, ':');)
-      if (!Entry.empty())
-        Kept.push_back(Entry);
+      keep(Entry);
   }
   for (const char *Driver :
        {"/run/opengl-driver", "/run/nvidia/driver", "/tmp/nvidia-mps"})
-    Kept.push_back(Driver);
-  // Below kevin's directory only the caller's three paths come back (the
-  // others could name another evaluation's files).
-  for (size_t I = 0; I < Kept.size(); ++I)
-    if (I < 3 || Kept[I].rfind(Parent + "/", 0) != 0)
-      Arguments.insert(Arguments.end(), {"--keep", Kept[I]});
+    keep(Driver);
   return Arguments;
 }
 
