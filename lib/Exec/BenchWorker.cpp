@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaRuntime.h"
-#include "WorkerSupport.h"
+#include "kevin/Exec/WorkerSupport.h"
 #include "kevin/Bench/Statistics.h"
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/Protocol.h"

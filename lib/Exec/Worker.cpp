@@ -10,7 +10,7 @@
 #include "kevin/Exec/Worker.h"
 #include "FreshMemoryPoison.h"
 #include "LaunchGateSwitch.h"
-#include "WorkerSupport.h"
+#include "kevin/Exec/WorkerSupport.h"
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/KernelCoverage.h"
 #include "kevin/Exec/Outcome.h"

@@ -1,13 +1,13 @@
-//===-- WorkerSupport.h - helpers of the worker processes -------*- C++ -*-===//
+//===-- kevin/Exec/WorkerSupport.h - helpers of the worker processes -*- C++ -*-===//
 //
-// Private to lib/Exec: what the correctness worker (Worker.cpp) and the
-// timing worker (BenchWorker.cpp) share: the embedded interpreter and its
+// What the correctness worker (lib/Exec) and the timing worker (lib/Bench)
+// share: the embedded interpreter and its
 // trusted prelude, kevin's builder hook, tensor <-> Python conversion, the
 // result files and the classification of Python exceptions.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KEVIN_LIB_EXEC_WORKERSUPPORT_H
-#define KEVIN_LIB_EXEC_WORKERSUPPORT_H
+#ifndef KEVIN_EXEC_WORKERSUPPORT_H
+#define KEVIN_EXEC_WORKERSUPPORT_H
 
 #include "kevin/Build/Builder.h"
 #include "kevin/Exec/Outcome.h"
@@ -111,4 +111,4 @@ py::list trialArguments(py::module_ &Prelude, const Json &Layout,
 } // namespace worker
 } // namespace kevin
 
-#endif // KEVIN_LIB_EXEC_WORKERSUPPORT_H
+#endif // KEVIN_EXEC_WORKERSUPPORT_H
