@@ -185,7 +185,7 @@ void sortFindings(std::vector<Finding> &Findings) {
 }
 
 Expected<CheckResult> checkCandidate(const CandidateSource &Source,
-                                     const Policy &P, const TaskInfo *Task,
+                                     const CheckPolicy &P, const TaskInfo *Task,
                                      const CheckOptions &Options) {
   CheckResult Result;
   FindingSink Sink(P);

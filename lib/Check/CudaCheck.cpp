@@ -451,6 +451,94 @@ buildUnits(const PythonModule &M, const LoadInlineCall &Call,
   return Units;
 }
 
+/// The names load_inline's `functions=` exports (none when they do not
+/// resolve statically).
+std::vector<std::pair<std::string, const PyNode *>>
+exportedFunctions(const PythonModule &M, const LoadInlineCall &Call) {
+  std::vector<std::pair<std::string, const PyNode *>> Functions;
+  if (const PyNode *F = Call.argument("functions")) {
+    ResolvedList L = resolveStringList(M, *F);
+    if (!L.Failure)
+      Functions = L.Items;
+  }
+  return Functions;
+}
+
+/// The extension's `name=` when it is a static identifier, else a stand-in.
+std::string extensionName(const PythonModule &M, const LoadInlineCall &Call) {
+  std::string ExtName = "kevin_extension";
+  if (const PyNode *N = Call.argument("name")) {
+    ResolvedString R = resolveString(M, *N);
+    if (R.Value && isIdentifier(R.Value->text()))
+      ExtName = R.Value->text();
+  }
+  return ExtName;
+}
+
+/// Called with each parsed unit's AST, before the AST goes away.
+using UnitVisitor = std::function<void(
+    const CudaUnit &, clang::ASTContext &, const PreprocessorRecord &)>;
+
+/// Parses the units (main.cpp, cuda.cu) in parallel; Visit sees their ASTs
+/// one at a time, in unit order, so findings stay in a deterministic order.
+/// A unit whose parse fails before its AST exists is not visited.
+std::vector<UnitOutcome> parseUnitsInTurn(const std::vector<CudaUnit> &Units,
+                                          bool Lean,
+                                          const CheckOptions &Options,
+                                          const PythonModule &M,
+                                          const UnitVisitor &Visit) {
+  std::mutex TurnMutex;
+  std::condition_variable TurnChanged;
+  size_t Turn = 0;
+  auto parseInTurn = [&](size_t U) {
+    const CudaUnit &Unit = Units[U];
+    bool Ran = false;
+    auto Run = [&](clang::ASTContext &AST, const PreprocessorRecord &Record) {
+      std::unique_lock<std::mutex> Lock(TurnMutex);
+      TurnChanged.wait(Lock, [&] { return Turn == U; });
+      Visit(Unit, AST, Record);
+      Ran = true;
+      ++Turn;
+      TurnChanged.notify_all();
+    };
+    std::string Pch = Lean ? leanPrecompiledPrelude(Unit.IsCuda, Options) : "";
+    UnitOutcome O = parseUnit(Unit, Lean, Options, Pch, Run, M);
+    if (!Ran && !Pch.empty()) // the precompiled prelude did not load
+      O = parseUnit(Unit, Lean, Options, "", Run, M);
+    if (!Ran) { // the parse failed before the rules could run
+      std::unique_lock<std::mutex> Lock(TurnMutex);
+      TurnChanged.wait(Lock, [&] { return Turn == U; });
+      ++Turn;
+      TurnChanged.notify_all();
+    }
+    return O;
+  };
+  std::vector<std::future<UnitOutcome>> Parses;
+  for (size_t U = 1; U < Units.size(); ++U)
+    Parses.push_back(std::async(std::launch::async, parseInTurn, U));
+  std::vector<UnitOutcome> Outcomes = {parseInTurn(0)};
+  for (std::future<UnitOutcome> &F : Parses)
+    Outcomes.push_back(F.get());
+  return Outcomes;
+}
+
+/// Reports every unit that did not parse. The rules' findings of the failed
+/// attempt (in Local) are dropped, except the positive evidence of
+/// kevin-cu-library, which still counts.
+void reportParseFailures(const std::vector<CudaUnit> &Units,
+                         const std::vector<UnitOutcome> &Outcomes, bool Lean,
+                         FindingSink &Local, FindingSink &Sink) {
+  for (size_t U = 0; U < Units.size(); ++U)
+    if (Outcomes[U].Failed)
+      Sink.report("kevin-cu-parse-failure", Outcomes[U].Where,
+                  "cannot parse " + Units[U].FileName + " (" +
+                      std::string(Lean ? "lean prelude" : "torch headers") +
+                      "): " + Outcomes[U].Message);
+  for (Finding &F : Local.findings())
+    if (F.Rule == "kevin-cu-library")
+      Sink.findings().push_back(std::move(F));
+}
+
 } // namespace
 
 bool CudaRuleContext::isUserCode(clang::SourceLocation Loc) const {
@@ -492,12 +580,12 @@ void CudaRuleContext::report(const char *Rule, clang::SourceLocation Loc,
 
 Expected<std::string> checkExtensions(const PythonModule &M,
                                       const PythonFacts &Facts,
-                                      const Policy &P,
+                                      const CheckPolicy &P,
                                       const CheckOptions &Options,
                                       const TaskInfo *Task, FindingSink &Sink) {
   bool AnyClangRule = false;
   for (const RuleInfo &R : ruleCatalog())
-    AnyClangRule |= R.NeedsClang && P.enabled(R.Id);
+    AnyClangRule |= R.Kind == RuleKind::Cuda && P.enabled(R.Id);
   if (!AnyClangRule)
     return std::string("none");
   if (Facts.LoadInlineCalls.empty()) {
@@ -509,19 +597,10 @@ Expected<std::string> checkExtensions(const PythonModule &M,
   bool FullAvailable = directoryExists(Options.TorchInclude);
   std::string Used = "none";
   for (const LoadInlineCall &Call : Facts.LoadInlineCalls) {
-    std::vector<std::pair<std::string, const PyNode *>> Functions;
-    if (const PyNode *F = Call.argument("functions")) {
-      ResolvedList L = resolveStringList(M, *F);
-      if (!L.Failure)
-        Functions = L.Items;
-    }
-    std::string ExtName = "kevin_extension";
-    if (const PyNode *N = Call.argument("name")) {
-      ResolvedString R = resolveString(M, *N);
-      if (R.Value && isIdentifier(R.Value->text()))
-        ExtName = R.Value->text();
-    }
-    std::vector<CudaUnit> Units = buildUnits(M, Call, Functions, ExtName);
+    std::vector<std::pair<std::string, const PyNode *>> Functions =
+        exportedFunctions(M, Call);
+    std::vector<CudaUnit> Units =
+        buildUnits(M, Call, Functions, extensionName(M, Call));
     if (Units.empty())
       continue;
     std::vector<bool> Attempts;
@@ -537,54 +616,23 @@ Expected<std::string> checkExtensions(const PythonModule &M,
       FindingSink Local(P);
       std::vector<std::unique_ptr<CudaRule>> Rules = createCudaRules();
       ExtensionFacts ExtFacts;
-      // The units (main.cpp, cuda.cu) parse in parallel; the rules see
-      // their ASTs one at a time, in unit order, so findings stay in a
-      // deterministic order.
-      std::mutex TurnMutex;
-      std::condition_variable TurnChanged;
-      size_t Turn = 0;
-      auto parseInTurn = [&](size_t U) {
-        const CudaUnit &Unit = Units[U];
-        bool Ran = false;
-        auto Run = [&](clang::ASTContext &AST,
-                       const PreprocessorRecord &Record) {
-          std::unique_lock<std::mutex> Lock(TurnMutex);
-          TurnChanged.wait(Lock, [&] { return Turn == U; });
-          CudaRuleContext Ctx{AST,
-                              Unit,
-                              M,
-                              P,
-                              Local,
-                              Functions,
-                              Record.Includes,
-                              Record.ExtensionNameUses,
-                              Task};
-          collectExtensionFacts(Ctx, ExtFacts);
-          for (auto &Rule : Rules)
-            Rule->check(Ctx);
-          Ran = true;
-          ++Turn;
-          TurnChanged.notify_all();
-        };
-        std::string Pch =
-            Lean ? leanPrecompiledPrelude(Unit.IsCuda, Options) : "";
-        UnitOutcome O = parseUnit(Unit, Lean, Options, Pch, Run, M);
-        if (!Ran && !Pch.empty()) // the precompiled prelude did not load
-          O = parseUnit(Unit, Lean, Options, "", Run, M);
-        if (!Ran) { // the parse failed before the rules could run
-          std::unique_lock<std::mutex> Lock(TurnMutex);
-          TurnChanged.wait(Lock, [&] { return Turn == U; });
-          ++Turn;
-          TurnChanged.notify_all();
-        }
-        return O;
+      auto CheckUnit = [&](const CudaUnit &Unit, clang::ASTContext &AST,
+                           const PreprocessorRecord &Record) {
+        CudaRuleContext Ctx{AST,
+                            Unit,
+                            M,
+                            P,
+                            Local,
+                            Functions,
+                            Record.Includes,
+                            Record.ExtensionNameUses,
+                            Task};
+        collectExtensionFacts(Ctx, ExtFacts);
+        for (auto &Rule : Rules)
+          Rule->check(Ctx);
       };
-      std::vector<std::future<UnitOutcome>> Parses;
-      for (size_t U = 1; U < Units.size(); ++U)
-        Parses.push_back(std::async(std::launch::async, parseInTurn, U));
-      std::vector<UnitOutcome> Outcomes = {parseInTurn(0)};
-      for (std::future<UnitOutcome> &F : Parses)
-        Outcomes.push_back(F.get());
+      std::vector<UnitOutcome> Outcomes =
+          parseUnitsInTurn(Units, Lean, Options, M, CheckUnit);
       bool Failed = false;
       for (const UnitOutcome &O : Outcomes)
         Failed |= O.Failed;
@@ -593,16 +641,7 @@ Expected<std::string> checkExtensions(const PythonModule &M,
         continue;
       Used = Lean ? "lean" : "full";
       if (Failed) {
-        for (size_t U = 0; U < Units.size(); ++U)
-          if (Outcomes[U].Failed)
-            Sink.report("kevin-cu-parse-failure", Outcomes[U].Where,
-                        "cannot parse " + Units[U].FileName + " (" +
-                            std::string(Lean ? "lean prelude" : "torch headers") +
-                            "): " + Outcomes[U].Message);
-        // Positive evidence found before the failure still counts.
-        for (Finding &F : Local.findings())
-          if (F.Rule == "kevin-cu-library")
-            Sink.findings().push_back(std::move(F));
+        reportParseFailures(Units, Outcomes, Lean, Local, Sink);
         break;
       }
       for (auto &Rule : Rules)

@@ -216,18 +216,9 @@ void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts) {
 
 std::vector<std::unique_ptr<CudaRule>> createCudaRules() {
   std::vector<std::unique_ptr<CudaRule>> Rules;
-  Rules.push_back(createNoKernelRule());
-  Rules.push_back(createEntryLaunchRule());
-  Rules.push_back(createAtenComputeRule());
-  Rules.push_back(createLibraryRule());
-  Rules.push_back(createRuntimeControlRule());
-  Rules.push_back(createProcessRule());
-  Rules.push_back(createStaticStateRule());
-  Rules.push_back(createTryCatchRule());
-  Rules.push_back(createForeignSymbolRule());
-  Rules.push_back(createInputMutationRule());
-  Rules.push_back(createCuPrecisionDowncastRule());
-  Rules.push_back(createShapeGateRule());
+#define CUDA_RULE(Id, Factory, CatalogId, Summary, Hint, Cpu, Kevin, Strict)   \
+  Rules.push_back(Factory());
+#include "Rules.def"
   return Rules;
 }
 

@@ -1,7 +1,7 @@
 //===-- CudaRules.h - factories of the CUDA rules ---------------*- C++ -*-===//
 //
 // Private to lib/Check: one factory per rule class, each defined in the
-// rule's own file.
+// rule's own file and declared here from the CUDA_RULE rows of Rules.def.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_LIB_CHECK_CUDARULES_H
@@ -11,18 +11,9 @@
 
 namespace kevin {
 
-std::unique_ptr<CudaRule> createNoKernelRule();
-std::unique_ptr<CudaRule> createEntryLaunchRule();
-std::unique_ptr<CudaRule> createAtenComputeRule();
-std::unique_ptr<CudaRule> createLibraryRule();
-std::unique_ptr<CudaRule> createRuntimeControlRule();
-std::unique_ptr<CudaRule> createProcessRule();
-std::unique_ptr<CudaRule> createStaticStateRule();
-std::unique_ptr<CudaRule> createTryCatchRule();
-std::unique_ptr<CudaRule> createForeignSymbolRule();
-std::unique_ptr<CudaRule> createInputMutationRule();
-std::unique_ptr<CudaRule> createCuPrecisionDowncastRule();
-std::unique_ptr<CudaRule> createShapeGateRule();
+#define CUDA_RULE(Id, Factory, CatalogId, Summary, Hint, Cpu, Kevin, Strict)   \
+  std::unique_ptr<CudaRule> Factory();
+#include "Rules.def"
 
 } // namespace kevin
 

@@ -224,21 +224,9 @@ PythonFacts::PythonFacts(const PythonModule &M) {
 
 std::vector<std::unique_ptr<PythonRule>> createPythonRules() {
   std::vector<std::unique_ptr<PythonRule>> Rules;
-  Rules.push_back(createModelShapeRule());
-  Rules.push_back(createReferenceNameRule());
-  Rules.push_back(createTryExceptRule());
-  Rules.push_back(createImportRule());
-  Rules.push_back(createDynamicCodeRule());
-  Rules.push_back(createForbiddenAttributeRule());
-  Rules.push_back(createMonkeyPatchRule());
-  Rules.push_back(createMagicMethodRule());
-  Rules.push_back(createForwardComputeRule());
-  Rules.push_back(createLoadInlineRule());
-  Rules.push_back(createReturnProvenanceRule());
-  Rules.push_back(createCrossCallStateRule());
-  Rules.push_back(createTopLevelRule());
-  Rules.push_back(createInitPrecomputeRule());
-  Rules.push_back(createPyPrecisionDowncastRule());
+#define PYTHON_RULE(Id, Factory, CatalogId, Summary, Hint, Cpu, Kevin, Strict) \
+  Rules.push_back(Factory());
+#include "Rules.def"
   return Rules;
 }
 

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/CandidateInput.h"
+#include "kevin/Support/FileSystem.h"
 
 #include <climits>
 #include <fstream>
@@ -21,12 +22,8 @@ std::string absolutePath(const std::string &Path) {
 }
 
 std::string siblingExecutable(const std::string &Name) {
-  char Self[PATH_MAX];
-  ssize_t N = ::readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (N <= 0)
-    return Name;
-  std::string Path(Self, static_cast<size_t>(N));
-  return Path.substr(0, Path.rfind('/') + 1) + Name;
+  std::string Dir = fs::selfExecutableDirectory();
+  return Dir.empty() ? Name : Dir + "/" + Name;
 }
 
 Expected<std::string> candidateFile(const Candidate &C,

@@ -1,10 +1,11 @@
 //===-- WorkerProcess.cpp - running worker processes ----------------------===//
 //
-// Shared by kevin-run's evaluator and kevin-bench: see WorkerProcess.h.
+// Shared by kevin-run's judge and kevin-bench: see WorkerProcess.h.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Support/FileSystem.h"
 
 #include <cerrno>
 #include <climits>
@@ -19,13 +20,6 @@
 #include <unistd.h>
 
 namespace kevin {
-
-std::string readWholeFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 Expected<std::string> randomHex(size_t Bytes) {
   std::ifstream In("/dev/urandom", std::ios::binary);
@@ -186,7 +180,7 @@ std::vector<std::string> workerEnvironment(const std::string &Home,
 
 namespace {
 Stage lastStage(const std::string &Dir) {
-  std::string Text = readWholeFile(Dir + "/" + protocol::Progress);
+  std::string Text = fs::readFileOrEmpty(Dir + "/" + protocol::Progress);
   std::istringstream In(Text);
   std::string Line, Last;
   while (std::getline(In, Line))
@@ -209,7 +203,7 @@ WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
   V.StageReached = lastStage(Dir);
   std::string StageText = stageName(V.StageReached);
   std::string Tail = stderrTail(R.Stderr, MaxMessage / 2);
-  std::string Text = readWholeFile(Dir + "/" + protocol::ResultJson);
+  std::string Text = fs::readFileOrEmpty(Dir + "/" + protocol::ResultJson);
   Json Result = Json::parse(Text, nullptr, false);
   bool Parsed = !Text.empty() && !Result.is_discarded() && Result.is_object();
   if (R.TimedOut) {

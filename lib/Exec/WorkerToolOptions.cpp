@@ -6,6 +6,7 @@
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Support/CacheDir.h"
+#include "kevin/Support/Device.h"
 
 namespace kevin {
 
@@ -44,9 +45,10 @@ Error WorkerToolOptions::finish(ToleranceTable &Tolerances) {
   if (WorkerPath.empty())
     WorkerPath = siblingExecutable("kevin-worker");
   CacheDir = absolutePath(CacheDir.empty() ? defaultCacheDir() : CacheDir);
-  if (!Device.empty() && Device != "cpu" && Device.rfind("cuda", 0) != 0)
-    return Error::make("--device must be cpu, cuda or cuda:N, not '" + Device +
-                       "'");
+  if (!Device.empty())
+    if (Expected<kevin::Device> Parsed = kevin::Device::parse(Device); !Parsed)
+      return Error::make("--device must be cpu, cuda or cuda:N, not '" +
+                         Device + "'");
   return Error::success();
 }
 

@@ -7,6 +7,7 @@
 #include "kevin/GRPO/GRPO.h"
 #include "kevin/Reward/Reward.h"
 #include "kevin/Reward/SectionWriter.h"
+#include "kevin/Support/RecordFields.h"
 
 #include <unordered_map>
 #include <vector>
@@ -51,7 +52,7 @@ Json trainingRow(const Json &Record, const SampleAdvantage &Sample,
   Row["traj_idx"] =
       fieldOr(Record, "trajectory", fieldOr(Record, "trajectory_id", nullptr));
   Row["turn_idx"] = fieldOr(Record, "turn", 1);
-  Row["n_turns"] = fieldOr(Record, "reward.trajectory.turns", 1);
+  Row["n_turns"] = fieldOr(Record, field::RewardTrajectoryTurns, 1);
   Row["prompt"] = fieldOr(Record, "prompt", Json::array());
   if (const Json *Ids = findField(Record, "prompt_token_ids"))
     Row["prompt_token_ids"] = *Ids;
@@ -60,20 +61,20 @@ Json trainingRow(const Json &Record, const SampleAdvantage &Sample,
     Row["completion_token_ids"] = *Ids;
   if (const Json *Logprobs = findField(Record, "logprobs"))
     Row["completion_logprobs"] = completionLogprobs(*Logprobs);
-  Row["score_S"] = fieldOr(Record, "reward.score", nullptr);
-  Row["return_R"] = fieldOr(Record, "reward.return", nullptr);
+  Row["score_S"] = fieldOr(Record, field::RewardScore, nullptr);
+  Row["return_R"] = fieldOr(Record, field::RewardReturn, nullptr);
   Row["advantage_A"] = roundForOutput(Sample.Advantage);
-  Row["gamma"] = fieldOr(Record, "reward.gamma", nullptr);
-  Row["aggregation"] = fieldOr(Record, "reward.aggregation", nullptr);
+  Row["gamma"] = fieldOr(Record, field::RewardGamma, nullptr);
+  Row["aggregation"] = fieldOr(Record, field::RewardAggregation, nullptr);
   Json Norm = Json::object();
   Norm["group_by"] = groupByName(Opts.By);
   Norm["baseline"] = baselineName(Opts.Advantage.Base);
   Norm["std"] = stdModeName(Opts.Advantage.Std);
   Norm["eps"] = Opts.Advantage.Eps;
   Row["norm"] = std::move(Norm);
-  Row["compiled"] = fieldOr(Record, "build.ok", nullptr);
-  Row["correct"] = fieldOr(Record, "reward.correct", nullptr);
-  Row["speedup"] = fieldOr(Record, "reward.speedup", nullptr);
+  Row["compiled"] = fieldOr(Record, field::BuildOk, nullptr);
+  Row["correct"] = fieldOr(Record, field::RewardCorrect, nullptr);
+  Row["speedup"] = fieldOr(Record, field::RewardSpeedup, nullptr);
   Json Finish = fieldOr(Record, "finish_reason", nullptr);
   Row["truncated"] = Finish == "length";
   Row["finish_reason"] = std::move(Finish);
@@ -146,25 +147,25 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
   std::unordered_map<std::string, size_t> GroupIndex;
   // The fields each output reads; the rest of a line is only validated.
   static const FieldPaths SectionFields(
-      {"id", "task_id", "turn", "reward.return", "grpo"});
+      {"id", "task_id", "turn", field::RewardReturn, "grpo"});
   static const FieldPaths RowFields({"id",
                                      "task_id",
                                      "trajectory",
                                      "trajectory_id",
                                      "turn",
-                                     "reward.trajectory.turns",
+                                     field::RewardTrajectoryTurns,
                                      "prompt",
                                      "prompt_token_ids",
                                      "response",
                                      "completion_token_ids",
                                      "logprobs",
-                                     "reward.score",
-                                     "reward.return",
-                                     "reward.gamma",
-                                     "reward.aggregation",
-                                     "reward.correct",
-                                     "reward.speedup",
-                                     "build.ok",
+                                     field::RewardScore,
+                                     field::RewardReturn,
+                                     field::RewardGamma,
+                                     field::RewardAggregation,
+                                     field::RewardCorrect,
+                                     field::RewardSpeedup,
+                                     field::BuildOk,
                                      "finish_reason",
                                      "policy_step",
                                      "model_version"});
@@ -177,7 +178,7 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
     if (!*More)
       break;
     if (Error Err =
-            checkRequiredFields(R, {{"reward.return", JsonKind::Number}}))
+            checkRequiredFields(R, {{field::RewardReturn, JsonKind::Number}}))
       return Err;
     if (Rows)
       if (Error Err = checkRowFields(R))

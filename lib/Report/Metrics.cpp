@@ -6,14 +6,12 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Report/Metrics.h"
 #include "kevin/Reward/Reward.h"
+#include "kevin/Support/RecordFields.h"
+#include "kevin/Support/ToolIO.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iostream>
 #include <iterator>
 #include <set>
 #include <string_view>
@@ -50,13 +48,13 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
   bool ParseFailed = false, CheckFailed = false;
   if (findField(R.Value, "reward")) {
     if (Error Err =
-            checkRequiredFields(R, {{"reward.correct", JsonKind::Boolean}}))
+            checkRequiredFields(R, {{field::RewardCorrect, JsonKind::Boolean}}))
       return Err;
     K.Correct = R.Value["reward"]["correct"].get<bool>();
-    const Json *Speedup = findField(R.Value, "reward.speedup");
+    const Json *Speedup = findField(R.Value, field::RewardSpeedup);
     if (K.Correct && Speedup && Speedup->is_number())
       K.Speedup = Speedup->get<double>();
-    if (const Json *Flags = findField(R.Value, "reward.flags");
+    if (const Json *Flags = findField(R.Value, field::RewardFlags);
         Flags && Flags->is_array()) {
       auto Has = [&](const char *Flag) {
         return std::find(Flags->begin(), Flags->end(), Flag) != Flags->end();
@@ -75,8 +73,8 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
     CheckFailed = Result->CheckFailed;
   }
   if (!K.Correct) {
-    auto Stage = stringField(R.Value, "run.stage");
-    auto Outcome = stringField(R.Value, "run.outcome");
+    auto Stage = stringField(R.Value, field::RunStage);
+    auto Outcome = stringField(R.Value, field::RunOutcome);
     if (ParseFailed)
       K.Failure = "parse";
     else if (CheckFailed)
@@ -86,7 +84,7 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
     else
       K.Failure = "not-run";
   }
-  if (const Json *Findings = findField(R.Value, "check.findings")) {
+  if (const Json *Findings = findField(R.Value, field::CheckFindings)) {
     std::set<std::string> Rules;
     if (Findings->is_array())
       for (const Json &F : *Findings)
@@ -101,7 +99,7 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
         KernelSample::ResponseStats{startsWithPrefix(Text, Opts.OkayPrefix),
                                     repetitionScore(Text), Text.size()};
   }
-  if (const Json *Tokens = findField(R.Value, "usage.completion_tokens");
+  if (const Json *Tokens = findField(R.Value, field::UsageCompletionTokens);
       Tokens && Tokens->is_number_integer())
     K.CompletionTokens = Tokens->get<int64_t>();
   else if (const Json *Ids = findField(R.Value, "completion_token_ids");
@@ -109,6 +107,24 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
     K.CompletionTokens = static_cast<int64_t>(Ids->size());
   K.FinishReason = stringField(R.Value, "finish_reason");
   return K;
+}
+
+/// The number of File's last line when it does not end with a newline, else
+/// 0; File is left at its start.
+static unsigned unterminatedLastLine(std::istream &File) {
+  unsigned LastLine = 0;
+  if (File.seekg(0, std::ios::end).tellg() > 0) {
+    File.seekg(-1, std::ios::end);
+    if (File.get() != '\n') {
+      File.seekg(0);
+      LastLine = 1 + static_cast<unsigned>(
+                         std::count(std::istreambuf_iterator<char>(File),
+                                    std::istreambuf_iterator<char>(), '\n'));
+    }
+  }
+  File.clear();
+  File.seekg(0);
+  return LastLine;
 }
 
 Expected<std::vector<KernelSample>>
@@ -150,31 +166,16 @@ readRunSamples(const std::vector<std::string> &Paths, const ReportOptions &Opts,
     }
   };
   for (const std::string &Path : Paths) {
-    if (Path == "-") {
-      if (Error Err = ReadAll(std::cin, "<stdin>", 0))
-        return Err;
-      continue;
-    }
     struct stat St;
-    if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
+    if (Path != "-" && ::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
       return Error::inFile(Path, "is a directory (give the run's record "
                                  "files, e.g. 'RUN/turns.jsonl')");
-    std::ifstream In(Path, std::ios::binary);
-    if (!In)
-      return Error::inFile(Path, std::strerror(errno));
-    unsigned LastLine = 0;
-    if (In.seekg(0, std::ios::end).tellg() > 0) {
-      In.seekg(-1, std::ios::end);
-      if (In.get() != '\n') {
-        In.seekg(0);
-        LastLine = 1 + static_cast<unsigned>(
-                           std::count(std::istreambuf_iterator<char>(In),
-                                      std::istreambuf_iterator<char>(), '\n'));
-      }
-    }
-    In.clear();
-    In.seekg(0);
-    if (Error Err = ReadAll(In, Path, LastLine))
+    Expected<ToolInput> Input = ToolInput::open(Path);
+    if (!Input)
+      return Input.error();
+    std::istream &In = Input->stream();
+    unsigned LastLine = Input->isFile() ? unterminatedLastLine(In) : 0;
+    if (Error Err = ReadAll(In, Input->name(), LastLine))
       return Err;
   }
   return Samples;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Reward/Reward.h"
 #include "kevin/Reward/SectionWriter.h"
+#include "kevin/Support/RecordFields.h"
 
 #include <charconv>
 #include <cmath>
@@ -265,10 +266,10 @@ Error rewardRecords(std::istream &In, const std::string &SourceName,
   RewardPass Pass(Out, Opts);
   // Everything RewardPass::add reads; the rest of a line is only validated.
   static const FieldPaths Fields(
-      {"id", "task_id", "trajectory", "trajectory_id", "turn", "check.ok",
-       "check.findings", "run.correct", "bench.speedup", "bench.flags",
-       "bench.ok", "bench.outcome",
-       "reward", "parse.ok"});
+      {"id", "task_id", "trajectory", "trajectory_id", "turn", field::CheckOk,
+       field::CheckFindings, field::RunCorrect, field::BenchSpeedup,
+       field::BenchFlags, field::BenchOk, field::BenchOutcome, "reward",
+       field::ParseOk});
   Record R;
   while (true) {
     auto More = Reader.nextFields(R, Fields);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Reward/Score.h"
+#include "kevin/Support/RecordFields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,48 +21,49 @@ static Error wrongKind(const Record &R, const char *Path, const char *Kind,
 
 Expected<KernelResult> readKernelResult(const Record &R) {
   KernelResult Result;
-  if (const Json *Parsed = findField(R.Value, "parse.ok")) {
+  if (const Json *Parsed = findField(R.Value, field::ParseOk)) {
     if (!Parsed->is_boolean())
-      return wrongKind(R, "parse.ok", "a boolean", *Parsed);
+      return wrongKind(R, field::ParseOk, "a boolean", *Parsed);
     Result.ParseFailed = !Parsed->get<bool>();
   }
-  if (const Json *Ok = findField(R.Value, "check.ok")) {
+  if (const Json *Ok = findField(R.Value, field::CheckOk)) {
     if (!Ok->is_boolean())
-      return wrongKind(R, "check.ok", "a boolean", *Ok);
+      return wrongKind(R, field::CheckOk, "a boolean", *Ok);
     Result.CheckFailed = !Ok->get<bool>();
   }
-  if (const Json *Findings = findField(R.Value, "check.findings")) {
+  if (const Json *Findings = findField(R.Value, field::CheckFindings)) {
     if (!Findings->is_array())
-      return wrongKind(R, "check.findings", "an array", *Findings);
+      return wrongKind(R, field::CheckFindings, "an array", *Findings);
     Result.FindingCount = Findings->size();
   }
-  const Json *Correct = findField(R.Value, "run.correct");
+  const Json *Correct = findField(R.Value, field::RunCorrect);
   if (!Correct) {
     // A response without a kernel, or a kernel the check rejected, is never
     // run.
     if (!Result.ParseFailed && !Result.CheckFailed)
       return Error::at(R.Origin, describeRecord(R) +
-                                     ": missing required field 'run.correct'");
+                                     ": missing required field '" +
+                                     field::RunCorrect + "'");
   } else if (!Correct->is_boolean()) {
-    return wrongKind(R, "run.correct", "a boolean", *Correct);
+    return wrongKind(R, field::RunCorrect, "a boolean", *Correct);
   } else {
     Result.Correct = Correct->get<bool>();
   }
-  if (const Json *Speedup = findField(R.Value, "bench.speedup")) {
+  if (const Json *Speedup = findField(R.Value, field::BenchSpeedup)) {
     if (Speedup->is_number())
       Result.Speedup = Speedup->get<double>();
     else if (!Speedup->is_null())
-      return wrongKind(R, "bench.speedup", "a number or null", *Speedup);
+      return wrongKind(R, field::BenchSpeedup, "a number or null", *Speedup);
   }
-  if (const Json *Flags = findField(R.Value, "bench.flags")) {
+  if (const Json *Flags = findField(R.Value, field::BenchFlags)) {
     if (!Flags->is_array())
-      return wrongKind(R, "bench.flags", "an array", *Flags);
+      return wrongKind(R, field::BenchFlags, "an array", *Flags);
     Result.ReviewFlagCount = Flags->size();
   }
-  if (const Json *Ok = findField(R.Value, "bench.ok")) {
+  if (const Json *Ok = findField(R.Value, field::BenchOk)) {
     if (!Ok->is_boolean())
-      return wrongKind(R, "bench.ok", "a boolean", *Ok);
-    const Json *Outcome = findField(R.Value, "bench.outcome");
+      return wrongKind(R, field::BenchOk, "a boolean", *Ok);
+    const Json *Outcome = findField(R.Value, field::BenchOutcome);
     bool Skipped = Outcome && Outcome->is_string() &&
                    Outcome->get<std::string>() == "skipped";
     Result.BenchRejected = !Ok->get<bool>() && !Skipped;

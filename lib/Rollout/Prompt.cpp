@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/Prompt.h"
 #include "kevin/Support/Config.h"
+#include "kevin/Support/Device.h"
+#include "kevin/Support/RecordFields.h"
 
 #include <cmath>
 #include <cstdio>
@@ -38,7 +40,7 @@ Expected<PromptTemplates> loadPromptTemplates(const std::string &Path,
   auto File = ConfigFile::load(Path);
   if (!File)
     return File.error();
-  std::string DeviceKind = Device.rfind("cuda", 0) == 0 ? "cuda" : Device;
+  std::string DeviceKind = isCudaDevice(Device) ? "cuda" : Device;
   if (Error E = File->rejectUnknownKeys("", {"prompt", "feedback", "device"}))
     return E;
   if (Error E = File->rejectUnknownKeys(
@@ -163,15 +165,15 @@ static std::string formatNumber(double Value, const char *Format) {
 
 std::string feedbackFor(const PromptTemplates &T, const Json &Turn) {
   std::map<std::string, std::string> Values;
-  const std::string Problem = stringAt(Turn, "parse.problem");
+  const std::string Problem = stringAt(Turn, field::ParseProblem);
   if (!Problem.empty()) {
     Values["problem"] = Problem;
     return fillTemplate(T.Feedback.at("format"), Values);
   }
-  const Json *CheckOk = findField(Turn, "check.ok");
+  const Json *CheckOk = findField(Turn, field::CheckOk);
   if (CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>()) {
     std::string Findings;
-    if (const Json *List = findField(Turn, "check.findings"))
+    if (const Json *List = findField(Turn, field::CheckFindings))
       for (const Json &F : *List) {
         if (F.value("severity", "error") != "error")
           continue;
@@ -186,18 +188,18 @@ std::string feedbackFor(const PromptTemplates &T, const Json &Turn) {
     Values["findings"] = Findings;
     return fillTemplate(T.Feedback.at("check"), Values);
   }
-  Values["message"] = stringAt(Turn, "run.message");
-  Values["outcome"] = stringAt(Turn, "run.outcome");
-  const Json *Correct = findField(Turn, "run.correct");
+  Values["message"] = stringAt(Turn, field::RunMessage);
+  Values["outcome"] = stringAt(Turn, field::RunOutcome);
+  const Json *Correct = findField(Turn, field::RunCorrect);
   if (!Correct || !Correct->is_boolean() || !Correct->get<bool>()) {
-    std::string Stage = stringAt(Turn, "run.stage");
+    std::string Stage = stringAt(Turn, field::RunStage);
     if (Stage == "build" || Values["outcome"] == "build-error")
       return fillTemplate(T.Feedback.at("build"), Values);
     if (Stage == "compare")
       return fillTemplate(T.Feedback.at("incorrect"), Values);
     return fillTemplate(T.Feedback.at("runtime"), Values);
   }
-  const Json *Speedup = findField(Turn, "bench.speedup");
+  const Json *Speedup = findField(Turn, field::BenchSpeedup);
   if (!Speedup || !Speedup->is_number())
     return fillTemplate(T.Feedback.at("correct_untimed"), Values);
   Values["speedup"] = formatNumber(Speedup->get<double>(), "%.2f");

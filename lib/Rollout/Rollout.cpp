@@ -6,6 +6,7 @@
 #include "kevin/Rollout/Rollout.h"
 #include "kevin/Rollout/Response.h"
 #include "kevin/Support/Progress.h"
+#include "kevin/Support/RecordFields.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -168,60 +170,120 @@ Attempt attemptFrom(const Json &Turn) {
 }
 
 bool turnCorrect(const Json &Turn) {
-  const Json *C = findField(Turn, "run.correct");
+  const Json *C = findField(Turn, field::RunCorrect);
   return C && C->is_boolean() && C->get<bool>();
 }
 
-} // namespace
-
-Expected<RolloutSummary> runRollout(const RolloutOptions &O,
-                                    const PromptTemplates &Templates,
-                                    Policy &ThePolicy,
-                                    const PipelineEvaluator &Evaluator) {
+/// Makes RUN/ and RUN/candidates/, and writes RUN/run.json or checks that a
+/// resume matches it.
+Error prepareRunDirectory(const RolloutOptions &O, const Policy &ThePolicy) {
   std::error_code EC;
   fs::create_directories(O.RunDir + "/candidates", EC);
   if (EC)
     return Error::inFile(O.RunDir, EC.message());
-  if (Error E = checkOrWriteIdentity(O.RunDir + "/run.json",
-                                     runIdentity(O, ThePolicy)))
-    return E;
+  return checkOrWriteIdentity(O.RunDir + "/run.json",
+                              runIdentity(O, ThePolicy));
+}
 
-  // Read back finished turns.
-  std::string LogPath = O.RunDir + "/turns.jsonl";
-  std::map<std::pair<std::string, int>, std::vector<Json>> Done;
-  RolloutSummary Summary;
-  if (fs::exists(LogPath, EC)) {
-    auto Log = readRecordLog(LogPath);
-    if (!Log)
-      return Log.error();
-    for (Record &R : Log->Records) {
-      if (Error E = checkRequiredFields(R, {{"task_id", JsonKind::String},
-                                            {"trajectory", JsonKind::Integer},
-                                            {"turn", JsonKind::Integer}}))
-        return E;
-      Done[{R.Value["task_id"].get<std::string>(),
-            R.Value["trajectory"].get<int>()}]
-          .push_back(std::move(R.Value));
-    }
-    if (Log->DroppedTail) {
-      // Cut the torn line so new turns start on a line of their own.
-      auto Text = readFile(LogPath);
-      if (!Text)
-        return Text.error();
-      fs::resize_file(LogPath, Text->find_last_of('\n') == std::string::npos
-                                   ? 0
-                                   : Text->find_last_of('\n') + 1,
-                      EC);
-      if (EC)
-        return Error::inFile(LogPath, EC.message());
-    }
-  }
-  auto Log = DurableRecordLog::open(LogPath);
+/// The turns already in the log, by task id and trajectory.
+using FinishedTurns = std::map<std::pair<std::string, int>, std::vector<Json>>;
+
+/// Reads back the finished turns of LogPath (none when it does not exist yet).
+Expected<FinishedTurns> readFinishedTurns(const std::string &LogPath) {
+  FinishedTurns Done;
+  std::error_code EC;
+  if (!fs::exists(LogPath, EC))
+    return Done;
+  auto Log = readRecordLog(LogPath);
   if (!Log)
     return Log.error();
+  for (Record &R : Log->Records) {
+    if (Error E = checkRequiredFields(R, {{"task_id", JsonKind::String},
+                                          {"trajectory", JsonKind::Integer},
+                                          {"turn", JsonKind::Integer}}))
+      return E;
+    Done[{R.Value["task_id"].get<std::string>(),
+          R.Value["trajectory"].get<int>()}]
+        .push_back(std::move(R.Value));
+  }
+  if (Log->DroppedTail) {
+    // Cut the torn line so new turns start on a line of their own.
+    auto Text = readFile(LogPath);
+    if (!Text)
+      return Text.error();
+    fs::resize_file(LogPath,
+                    Text->find_last_of('\n') == std::string::npos
+                        ? 0
+                        : Text->find_last_of('\n') + 1,
+                    EC);
+    if (EC)
+      return Error::inFile(LogPath, EC.message());
+  }
+  return Done;
+}
 
+/// One run of the loop over every trajectory: their states restored from
+/// the log, then a pool of threads advancing them turn by turn.
+class RolloutRun {
+public:
+  RolloutRun(const RolloutOptions &O, const PromptTemplates &Templates,
+             Policy &ThePolicy, const StagePipeline &Pipeline,
+             DurableRecordLog &Log)
+      : O(O), Templates(Templates), ThePolicy(ThePolicy), Pipeline(Pipeline),
+        Log(Log), Requests(O.MaxInFlight), Evaluations(O.EvalJobs) {}
+
+  /// Every trajectory of every task, with the history of its turns in Done
+  /// (read from LogPath); a gap or a duplicate there is an error.
+  Error restoreTrajectories(FinishedTurns &Done, const std::string &LogPath);
+  /// Advances every trajectory to its last turn.
+  Expected<RolloutSummary> run();
+
+private:
+  /// Sorts a trajectory's finished turns into its history; a turn out of
+  /// sequence is an error.
+  Error restoreHistory(TrajectoryState &S, std::vector<Json> &Turns,
+                       const std::string &LogPath);
+  void runTrajectory(TrajectoryState &S, Progress &Bar);
+  /// The policy's reply to the turn's prompt; none after failing the run.
+  std::optional<CompletionResult> askPolicy(const TrajectoryState &S, int Turn,
+                                            const BuiltPrompt &Prompt);
+  /// Turn 1's reply, from the task's batch (fetched by the first trajectory
+  /// of the task to get here).
+  std::optional<CompletionResult> firstTurnReply(const TrajectoryState &S,
+                                                 CompletionRequest Request);
+  /// One policy request, within the bound on requests in flight.
+  Expected<CompletionResult> complete(const CompletionRequest &Request);
+  /// The turn's record before evaluation: its prompt, the policy's reply and
+  /// what the response was split into.
+  Json turnRecord(const TrajectoryState &S, int Turn, const std::string &Id,
+                  const BuiltPrompt &Prompt, const CompletionResult &Reply,
+                  const ParsedResponse &Parsed) const;
+  /// Saves the code under RUN/candidates/ and runs the record through the
+  /// stages; false after failing the run.
+  bool evaluateCode(const TrajectoryState &S, int Turn, const std::string &Id,
+                    const std::string &Code, Json &Record);
+  /// Appends the finished turn to the log; false after failing the run.
+  bool appendTurn(const Json &Record);
+  void fail(const Error &E);
+
+  const RolloutOptions &O;
+  const PromptTemplates &Templates;
+  Policy &ThePolicy;
+  const StagePipeline &Pipeline;
+  DurableRecordLog &Log;
   std::vector<TrajectoryState> States;
   std::map<std::string, FirstTurnBatch> Batches;
+  RolloutSummary Summary;
+  Slots Requests, Evaluations;
+  std::mutex LogMutex;
+  std::atomic<size_t> Next{0};
+  std::atomic<bool> Failed{false};
+  Error FirstError;
+  std::mutex ErrorMutex;
+};
+
+Error RolloutRun::restoreTrajectories(FinishedTurns &Done,
+                                      const std::string &LogPath) {
   for (const TaskFile &Task : O.Tasks) {
     auto Source = readFile(Task.Path);
     if (!Source)
@@ -230,32 +292,201 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
     for (int J = 0; J < O.Trajectories; ++J) {
       TrajectoryState S{&Task, &Batch, *Source, J, {}};
       auto It = Done.find({Task.Id, J});
-      if (It != Done.end()) {
-        std::vector<Json> &Turns = It->second;
-        std::sort(Turns.begin(), Turns.end(), [](const Json &A, const Json &B) {
-          return A["turn"].get<int>() < B["turn"].get<int>();
-        });
-        for (size_t K = 0; K < Turns.size(); ++K) {
-          int TurnNo = Turns[K]["turn"].get<int>();
-          if (TurnNo != static_cast<int>(K) + 1)
-            return Error::inFile(LogPath,
-                                 "task '" + Task.Id + "' trajectory " +
-                                     std::to_string(J) + ": turn " +
-                                     std::to_string(TurnNo) +
-                                     (TurnNo <= static_cast<int>(K)
-                                          ? " is duplicated"
-                                          : " follows a missing turn"));
-          S.History.push_back(attemptFrom(Turns[K]));
-          Summary.TurnsCorrect += turnCorrect(Turns[K]);
-        }
-        Summary.TurnsResumed += static_cast<int>(Turns.size());
-      }
+      if (It != Done.end())
+        if (Error E = restoreHistory(S, It->second, LogPath))
+          return E;
       if (S.History.empty())
         Batch.Trajectories.push_back(J);
       States.push_back(std::move(S));
     }
   }
+  return Error::success();
+}
 
+Error RolloutRun::restoreHistory(TrajectoryState &S, std::vector<Json> &Turns,
+                                 const std::string &LogPath) {
+  std::sort(Turns.begin(), Turns.end(), [](const Json &A, const Json &B) {
+    return A["turn"].get<int>() < B["turn"].get<int>();
+  });
+  for (size_t K = 0; K < Turns.size(); ++K) {
+    int TurnNo = Turns[K]["turn"].get<int>();
+    if (TurnNo != static_cast<int>(K) + 1)
+      return Error::inFile(LogPath, "task '" + S.Task->Id + "' trajectory " +
+                                        std::to_string(S.Index) + ": turn " +
+                                        std::to_string(TurnNo) +
+                                        (TurnNo <= static_cast<int>(K)
+                                             ? " is duplicated"
+                                             : " follows a missing turn"));
+    S.History.push_back(attemptFrom(Turns[K]));
+    Summary.TurnsCorrect += turnCorrect(Turns[K]);
+  }
+  Summary.TurnsResumed += static_cast<int>(Turns.size());
+  return Error::success();
+}
+
+void RolloutRun::fail(const Error &E) {
+  std::lock_guard<std::mutex> Lock(ErrorMutex);
+  if (!Failed.exchange(true))
+    FirstError = E;
+}
+
+Expected<CompletionResult>
+RolloutRun::complete(const CompletionRequest &Request) {
+  SlotGuard Guard(Requests);
+  return ThePolicy.complete(Request);
+}
+
+std::optional<CompletionResult>
+RolloutRun::askPolicy(const TrajectoryState &S, int Turn,
+                      const BuiltPrompt &Prompt) {
+  CompletionRequest Request;
+  Request.Messages = Prompt.Messages;
+  Request.Model = O.Model;
+  Request.Temperature = O.Temperature;
+  Request.TopP = O.TopP;
+  Request.MaxTokens = O.MaxTokens;
+  Request.Logprobs = O.Logprobs;
+  Request.TaskId = S.Task->Id;
+  Request.Trajectories = {S.Index};
+  Request.Turn = Turn;
+  if (Turn == 1)
+    return firstTurnReply(S, std::move(Request));
+  Expected<CompletionResult> Single = complete(Request);
+  if (!Single) {
+    fail(Single.error());
+    return std::nullopt;
+  }
+  return std::move(*Single);
+}
+
+std::optional<CompletionResult>
+RolloutRun::firstTurnReply(const TrajectoryState &S,
+                           CompletionRequest Request) {
+  FirstTurnBatch &B = *S.Batch;
+  std::lock_guard<std::mutex> Lock(B.M);
+  if (!B.Fetched) {
+    Request.N = static_cast<int>(B.Trajectories.size());
+    Request.Trajectories = B.Trajectories;
+    Expected<CompletionResult> Batch = complete(Request);
+    if (!Batch) {
+      fail(Batch.error());
+      return std::nullopt;
+    }
+    if (Batch->Choices.size() != B.Trajectories.size()) {
+      fail(Error::make(
+          ThePolicy.describe() + " returned " +
+          std::to_string(Batch->Choices.size()) +
+          " choices for n = " + std::to_string(B.Trajectories.size())));
+      return std::nullopt;
+    }
+    for (size_t I = 0; I < B.Trajectories.size(); ++I)
+      B.Choices[B.Trajectories[I]] = std::move(Batch->Choices[I]);
+    B.Usage = Batch->Usage;
+    B.Attempts = Batch->Attempts;
+    B.Fetched = true;
+  }
+  CompletionResult Reply;
+  Reply.Choices = {B.Choices.at(S.Index)};
+  Reply.Usage = B.Usage;
+  if (B.Trajectories.size() > 1)
+    Reply.Usage["shared_by_choices"] = B.Trajectories.size();
+  Reply.Attempts = B.Attempts;
+  return Reply;
+}
+
+Json RolloutRun::turnRecord(const TrajectoryState &S, int Turn,
+                            const std::string &Id, const BuiltPrompt &Prompt,
+                            const CompletionResult &Reply,
+                            const ParsedResponse &Parsed) const {
+  const Completion &C = Reply.Choices.front();
+  Json Record = {{"schema_version", RecordSchemaVersion},
+                 {"id", Id},
+                 {"task_id", S.Task->Id},
+                 {"task_path", S.Task->Path},
+                 {"trajectory", S.Index},
+                 {"turn", Turn},
+                 {"device", O.Device},
+                 {"policy", ThePolicy.describe()},
+                 {"model", O.Model},
+                 {"prompt", toJson(Prompt.Messages)},
+                 {"prompt_dropped_attempts", Prompt.DroppedAttempts},
+                 {"prompt_tokens_estimate", Prompt.EstimatedTokens},
+                 {"response", C.Text},
+                 {"finish_reason", C.FinishReason},
+                 {"usage", Reply.Usage},
+                 {"policy_attempts", Reply.Attempts}};
+  if (!C.TokenIds.empty())
+    Record["completion_token_ids"] = C.TokenIds;
+  if (!C.Logprobs.empty())
+    Record["completion_logprobs"] = C.Logprobs;
+  Record["summary"] = Parsed.Summary;
+  Record["reasoning_chars"] = Parsed.Reasoning.size();
+  Record["parse"] = Json{{"ok", Parsed.HasCode}};
+  return Record;
+}
+
+bool RolloutRun::evaluateCode(const TrajectoryState &S, int Turn,
+                              const std::string &Id, const std::string &Code,
+                              Json &Record) {
+  Record["code"] = Code;
+  std::string Dir = O.RunDir + "/candidates/" + S.Task->Id;
+  std::error_code DirEC;
+  fs::create_directories(Dir, DirEC);
+  std::string Path = Dir + "/traj" + std::to_string(S.Index) + "_turn" +
+                     std::to_string(Turn) + ".py";
+  std::ofstream(Path, std::ios::binary) << Code;
+  Record["candidate_path"] = Path;
+  Expected<Json> Evaluated = [&] {
+    SlotGuard Guard(Evaluations);
+    return Pipeline.runStages(O.Stages, Record);
+  }();
+  if (!Evaluated) {
+    fail(Evaluated.error().withContext("evaluating " + Id));
+    return false;
+  }
+  Record = std::move(*Evaluated);
+  return true;
+}
+
+bool RolloutRun::appendTurn(const Json &Record) {
+  std::lock_guard<std::mutex> Lock(LogMutex);
+  if (Error E = Log.append(Record)) {
+    fail(E);
+    return false;
+  }
+  ++Summary.TurnsRun;
+  Summary.TurnsCorrect += turnCorrect(Record);
+  return true;
+}
+
+void RolloutRun::runTrajectory(TrajectoryState &S, Progress &Bar) {
+  for (int Turn = static_cast<int>(S.History.size()) + 1;
+       Turn <= O.Turns && !Failed; ++Turn) {
+    BuiltPrompt Prompt =
+        buildPrompt(Templates, S.Reference, S.History, O.ContextBudgetTokens);
+    std::optional<CompletionResult> Reply = askPolicy(S, Turn, Prompt);
+    if (!Reply)
+      return;
+    ParsedResponse Parsed = parseResponse(Reply->Choices.front().Text);
+
+    std::string Id =
+        S.Task->Id + "#" + std::to_string(S.Index) + "#" + std::to_string(Turn);
+    Json Record = turnRecord(S, Turn, Id, Prompt, *Reply, Parsed);
+    if (Parsed.HasCode) {
+      if (!evaluateCode(S, Turn, Id, Parsed.Code, Record))
+        return;
+    } else {
+      Record["parse"]["problem"] = Parsed.Problem;
+    }
+    Record["feedback"] = feedbackFor(Templates, Record);
+    if (!appendTurn(Record))
+      return;
+    S.History.push_back(attemptFrom(Record));
+    Bar.advance(1, Id);
+  }
+}
+
+Expected<RolloutSummary> RolloutRun::run() {
   size_t Remaining = 0;
   for (const TrajectoryState &S : States)
     Remaining += O.Turns > static_cast<int>(S.History.size())
@@ -265,147 +496,13 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
   if (!O.ShowProgress)
     Bar.finish();
 
-  Slots Requests(O.MaxInFlight), Evaluations(O.EvalJobs);
-  std::mutex LogMutex;
-  std::atomic<size_t> Next{0};
-  std::atomic<bool> Failed{false};
-  Error FirstError;
-  std::mutex ErrorMutex;
-  auto Fail = [&](const Error &E) {
-    std::lock_guard<std::mutex> Lock(ErrorMutex);
-    if (!Failed.exchange(true))
-      FirstError = E;
-  };
-
-  auto RunTrajectory = [&](TrajectoryState &S) {
-    for (int Turn = static_cast<int>(S.History.size()) + 1;
-         Turn <= O.Turns && !Failed; ++Turn) {
-      BuiltPrompt Prompt =
-          buildPrompt(Templates, S.Reference, S.History, O.ContextBudgetTokens);
-      CompletionRequest Request;
-      Request.Messages = Prompt.Messages;
-      Request.Model = O.Model;
-      Request.Temperature = O.Temperature;
-      Request.TopP = O.TopP;
-      Request.MaxTokens = O.MaxTokens;
-      Request.Logprobs = O.Logprobs;
-      Request.TaskId = S.Task->Id;
-      Request.Trajectories = {S.Index};
-      Request.Turn = Turn;
-      CompletionResult Reply;
-      if (Turn == 1) {
-        FirstTurnBatch &B = *S.Batch;
-        std::lock_guard<std::mutex> Lock(B.M);
-        if (!B.Fetched) {
-          Request.N = static_cast<int>(B.Trajectories.size());
-          Request.Trajectories = B.Trajectories;
-          Expected<CompletionResult> Batch = [&] {
-            SlotGuard Guard(Requests);
-            return ThePolicy.complete(Request);
-          }();
-          if (!Batch) {
-            Fail(Batch.error());
-            return;
-          }
-          if (Batch->Choices.size() != B.Trajectories.size()) {
-            Fail(Error::make(ThePolicy.describe() + " returned " +
-                             std::to_string(Batch->Choices.size()) +
-                             " choices for n = " +
-                             std::to_string(B.Trajectories.size())));
-            return;
-          }
-          for (size_t I = 0; I < B.Trajectories.size(); ++I)
-            B.Choices[B.Trajectories[I]] = std::move(Batch->Choices[I]);
-          B.Usage = Batch->Usage;
-          B.Attempts = Batch->Attempts;
-          B.Fetched = true;
-        }
-        Reply.Choices = {B.Choices.at(S.Index)};
-        Reply.Usage = B.Usage;
-        if (B.Trajectories.size() > 1)
-          Reply.Usage["shared_by_choices"] = B.Trajectories.size();
-        Reply.Attempts = B.Attempts;
-      } else {
-        Expected<CompletionResult> Single = [&] {
-          SlotGuard Guard(Requests);
-          return ThePolicy.complete(Request);
-        }();
-        if (!Single) {
-          Fail(Single.error());
-          return;
-        }
-        Reply = std::move(*Single);
-      }
-      const Completion &C = Reply.Choices.front();
-      ParsedResponse Parsed = parseResponse(C.Text);
-
-      std::string Id = S.Task->Id + "#" + std::to_string(S.Index) + "#" +
-                       std::to_string(Turn);
-      Json Record = {{"schema_version", RecordSchemaVersion},
-                     {"id", Id},
-                     {"task_id", S.Task->Id},
-                     {"task_path", S.Task->Path},
-                     {"trajectory", S.Index},
-                     {"turn", Turn},
-                     {"device", O.Device},
-                     {"policy", ThePolicy.describe()},
-                     {"model", O.Model},
-                     {"prompt", toJson(Prompt.Messages)},
-                     {"prompt_dropped_attempts", Prompt.DroppedAttempts},
-                     {"prompt_tokens_estimate", Prompt.EstimatedTokens},
-                     {"response", C.Text},
-                     {"finish_reason", C.FinishReason},
-                     {"usage", Reply.Usage},
-                     {"policy_attempts", Reply.Attempts}};
-      if (!C.TokenIds.empty())
-        Record["completion_token_ids"] = C.TokenIds;
-      if (!C.Logprobs.empty())
-        Record["completion_logprobs"] = C.Logprobs;
-      Record["summary"] = Parsed.Summary;
-      Record["reasoning_chars"] = Parsed.Reasoning.size();
-      Record["parse"] = Json{{"ok", Parsed.HasCode}};
-      if (Parsed.HasCode) {
-        Record["code"] = Parsed.Code;
-        std::string Dir = O.RunDir + "/candidates/" + S.Task->Id;
-        std::error_code DirEC;
-        fs::create_directories(Dir, DirEC);
-        std::string Path = Dir + "/traj" + std::to_string(S.Index) + "_turn" +
-                           std::to_string(Turn) + ".py";
-        std::ofstream(Path, std::ios::binary) << Parsed.Code;
-        Record["candidate_path"] = Path;
-        Expected<Json> Evaluated = [&] {
-          SlotGuard Guard(Evaluations);
-          return Evaluator.runStages(O.Stages, Record);
-        }();
-        if (!Evaluated) {
-          Fail(Evaluated.error().withContext("evaluating " + Id));
-          return;
-        }
-        Record = std::move(*Evaluated);
-      } else {
-        Record["parse"]["problem"] = Parsed.Problem;
-      }
-      Record["feedback"] = feedbackFor(Templates, Record);
-      {
-        std::lock_guard<std::mutex> Lock(LogMutex);
-        if (Error E = Log->append(Record)) {
-          Fail(E);
-          return;
-        }
-        ++Summary.TurnsRun;
-        Summary.TurnsCorrect += turnCorrect(Record);
-      }
-      S.History.push_back(attemptFrom(Record));
-      Bar.advance(1, Id);
-    }
-  };
-
-  int Workers = std::max(1, std::min<int>(O.Jobs, static_cast<int>(States.size())));
+  int Workers =
+      std::max(1, std::min<int>(O.Jobs, static_cast<int>(States.size())));
   std::vector<std::thread> Pool;
   for (int W = 0; W < Workers; ++W)
     Pool.emplace_back([&] {
       for (size_t I = Next++; I < States.size() && !Failed; I = Next++)
-        RunTrajectory(States[I]);
+        runTrajectory(States[I], Bar);
     });
   for (std::thread &T : Pool)
     T.join();
@@ -414,6 +511,27 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
     return FirstError;
   Summary.TurnsTotal = Summary.TurnsResumed + Summary.TurnsRun;
   return Summary;
+}
+
+} // namespace
+
+Expected<RolloutSummary> runRollout(const RolloutOptions &O,
+                                    const PromptTemplates &Templates,
+                                    Policy &ThePolicy,
+                                    const StagePipeline &Pipeline) {
+  if (Error E = prepareRunDirectory(O, ThePolicy))
+    return E;
+  std::string LogPath = O.RunDir + "/turns.jsonl";
+  auto Done = readFinishedTurns(LogPath);
+  if (!Done)
+    return Done.error();
+  auto Log = DurableRecordLog::open(LogPath);
+  if (!Log)
+    return Log.error();
+  RolloutRun Run(O, Templates, ThePolicy, Pipeline, *Log);
+  if (Error E = Run.restoreTrajectories(*Done, LogPath))
+    return E;
+  return Run.run();
 }
 
 } // namespace kevin

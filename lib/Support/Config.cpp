@@ -4,11 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Config.h"
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include "kevin/Support/FileSystem.h"
 
 namespace kevin {
 
@@ -25,12 +21,10 @@ Expected<ConfigFile> ConfigFile::parse(std::string_view Text,
 }
 
 Expected<ConfigFile> ConfigFile::load(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return Error::inFile(Path, std::strerror(errno));
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  return parse(Buffer.str(), Path);
+  Expected<std::string> Text = fs::readFileWithSystemMessage(Path);
+  if (!Text)
+    return Text.error();
+  return parse(*Text, Path);
 }
 
 SourceLocation ConfigFile::locationOf(const toml::node &Node) const {

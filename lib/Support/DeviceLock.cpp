@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/DeviceLock.h"
+#include "kevin/Support/Device.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -53,23 +54,19 @@ std::string defaultLockDir() {
   return "/tmp/kevin-locks";
 }
 
-std::string deviceLockName(const std::string &Device,
+std::string deviceLockName(const std::string &Name,
                            const std::string &Visible) {
-  if (Device.rfind("cuda", 0) != 0)
-    return Device;
-  std::string Index = Device.size() > 5 && Device[4] == ':'
-                          ? Device.substr(5)
-                          : std::string("0");
+  Expected<Device> D = Device::parse(Name);
+  if (!D || D->isCpu())
+    return Name;
+  unsigned Index = D->index().value_or(0);
   std::vector<std::string> Listed;
   std::stringstream In(Visible);
   for (std::string Item; std::getline(In, Item, ',');)
     Listed.push_back(Item);
-  char *End = nullptr;
-  unsigned long N = std::strtoul(Index.c_str(), &End, 10);
-  if (!Index.empty() && *End == '\0' && N < Listed.size() &&
-      !Listed[N].empty())
-    return "cuda-" + Listed[N];
-  return "cuda-" + Index;
+  if (Index < Listed.size() && !Listed[Index].empty())
+    return "cuda-" + Listed[Index];
+  return "cuda-" + std::to_string(Index);
 }
 
 Expected<DeviceLock> DeviceLock::open(const std::string &Device,
@@ -115,14 +112,14 @@ Error DeviceLock::lockShared() {
   if (State == Hold::Shared)
     return Error::success();
   unlock();
-  auto Start = Clock::now();
+  auto Start = SteadyClock::now();
   // Through the turnstile: a writer waiting there goes first.
   if (flockRetrying(TurnstileFd, LOCK_EX) != 0 ||
       flockRetrying(TurnstileFd, LOCK_UN) != 0 ||
       flockRetrying(LockFd, LOCK_SH) != 0)
     return Error::inFile(Path, std::string("cannot lock the device: ") +
                                    std::strerror(errno));
-  WaitedSeconds += std::chrono::duration<double>(Clock::now() - Start).count();
+  WaitedSeconds += secondsSince(Start);
   State = Hold::Shared;
   return Error::success();
 }
@@ -133,7 +130,7 @@ bool DeviceLock::tryLockShared() {
   if (State != Hold::None)
     unlock();
   if (!WaitSince)
-    WaitSince = Clock::now();
+    WaitSince = SteadyClock::now();
   // Through the turnstile: a writer waiting there goes first.
   if (flockRetrying(TurnstileFd, LOCK_EX | LOCK_NB) != 0)
     return false;
@@ -149,7 +146,7 @@ bool DeviceLock::tryLockExclusive() {
   if (State == Hold::Exclusive)
     return true;
   if (!WaitSince)
-    WaitSince = Clock::now();
+    WaitSince = SteadyClock::now();
   if (State == Hold::Shared) {
     // Converting in place is not atomic in flock(2); give it up explicitly.
     flockRetrying(LockFd, LOCK_UN);
@@ -170,8 +167,7 @@ bool DeviceLock::tryLockExclusive() {
 
 bool DeviceLock::lockExclusive(double MaxWaitSeconds) {
   while (!tryLockExclusive()) {
-    if (std::chrono::duration<double>(Clock::now() - *WaitSince)
-            .count() > MaxWaitSeconds)
+    if (secondsSince(*WaitSince) > MaxWaitSeconds)
       return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -180,18 +176,12 @@ bool DeviceLock::lockExclusive(double MaxWaitSeconds) {
 
 void DeviceLock::endWait() {
   if (WaitSince)
-    WaitedSeconds +=
-        std::chrono::duration<double>(Clock::now() - *WaitSince)
-            .count();
+    WaitedSeconds += secondsSince(*WaitSince);
   WaitSince.reset();
 }
 
 double DeviceLock::waitedSeconds() const {
-  return WaitedSeconds +
-         (WaitSince ? std::chrono::duration<double>(
-                                   Clock::now() - *WaitSince)
-                                   .count()
-                             : 0.0);
+  return WaitedSeconds + (WaitSince ? secondsSince(*WaitSince) : 0.0);
 }
 
 void DeviceLock::unlock() {

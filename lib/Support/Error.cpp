@@ -14,7 +14,7 @@ namespace kevin {
 Error Error::withContext(const std::string &Context) const {
   if (!Failed)
     return *this;
-  return Error(Context + ": " + Message, Loc);
+  return Error(Context + ": " + Message, Loc, Kind);
 }
 
 static const char *severityName(Severity Sev) {

@@ -4,13 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Hash.h"
+#include "kevin/Support/FileSystem.h"
 
 #include <openssl/evp.h>
 
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
 
 namespace kevin {
 
@@ -37,14 +35,10 @@ ContentHasher &ContentHasher::add(std::string_view Part) {
 }
 
 Error ContentHasher::addFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return Error::inFile(Path, std::strerror(errno));
-  std::string Contents((std::istreambuf_iterator<char>(In)),
-                       std::istreambuf_iterator<char>());
-  if (In.bad())
-    return Error::inFile(Path, "read error");
-  add(Contents);
+  Expected<std::string> Contents = fs::readFileWithSystemMessage(Path);
+  if (!Contents)
+    return Contents.error();
+  add(*Contents);
   return Error::success();
 }
 

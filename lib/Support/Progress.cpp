@@ -23,7 +23,7 @@ Progress::Progress(std::string Label, size_t Total)
 Progress::Progress(std::string Label, size_t Total, std::ostream &Out,
                    bool Enabled)
     : Label(std::move(Label)), Total(Total), Out(Out), Enabled(Enabled),
-      Start(std::chrono::steady_clock::now()) {
+      Start(SteadyClock::now()) {
   draw(true);
 }
 
@@ -53,9 +53,7 @@ std::string Progress::render() const {
   std::string Bar(Filled, '=');
   if (Filled < Width)
     Bar += '>' + std::string(Width - Filled - 1, ' ');
-  double Elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
+  double Elapsed = secondsSince(Start);
   std::string Line = Label + " [" + Bar + "] " + std::to_string(Done) + "/" +
                      std::to_string(Total) + " " + formatDuration(Elapsed);
   if (Done && Done < Total)
@@ -68,7 +66,7 @@ std::string Progress::render() const {
 void Progress::draw(bool Force) {
   if (!Enabled)
     return;
-  auto Now = std::chrono::steady_clock::now();
+  auto Now = SteadyClock::now();
   if (!Force && Now - LastDraw < std::chrono::milliseconds(100))
     return;
   LastDraw = Now;

@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Record.h"
+#include "kevin/Support/FileSystem.h"
 
 #include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -290,12 +290,10 @@ Error DurableRecordLog::append(const Json &Value) {
 }
 
 Expected<RecordLog> readRecordLog(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return Error::inFile(Path, std::strerror(errno));
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  std::string Text = Buffer.str();
+  Expected<std::string> Read = fs::readFileWithSystemMessage(Path);
+  if (!Read)
+    return Read.error();
+  std::string &Text = *Read;
   RecordLog Log;
   if (!Text.empty() && Text.back() != '\n') {
     Text.erase(Text.find_last_of('\n') == std::string::npos

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Subprocess.h"
+#include "kevin/Support/Clock.h"
 
 #include <cerrno>
 #include <chrono>
@@ -24,8 +25,6 @@ extern char **environ;
 namespace kevin {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 /// A pipe whose ends are closed on destruction.
 struct Pipe {
@@ -99,6 +98,251 @@ std::vector<char *> toCStrings(std::vector<std::string> &Strings) {
   ::_exit(127);
 }
 
+/// The four pipes between us and a child: its stdin, stdout and stderr, and
+/// the report of a failed exec.
+struct ChildPipes {
+  Pipe In, Out, Err, ExecError;
+  bool open() {
+    return In.open() && Out.open() && Err.open() && ExecError.open();
+  }
+};
+
+/// A child that was forked and has exec'ed.
+struct StartedChild {
+  pid_t Pid;
+  SteadyClock::time_point Start;
+};
+
+/// Forks and execs the child of Options on Pipes. An Error when the fork, the
+/// working directory or the exec failed (the failed child is reaped).
+Expected<StartedChild> startChild(const SubprocessOptions &Options,
+                                  ChildPipes &Pipes) {
+  const std::string &Program = Options.Argv.front();
+  std::vector<std::string> ArgvStrings = Options.Argv;
+  std::vector<char *> Argv = toCStrings(ArgvStrings);
+  std::vector<std::string> EnvStrings;
+  std::vector<char *> Env;
+  if (Options.Environment) {
+    EnvStrings = *Options.Environment;
+    Env = toCStrings(EnvStrings);
+  }
+
+  auto Start = SteadyClock::now();
+  pid_t Self = ::getpid();
+  pid_t Pid = ::fork();
+  if (Pid < 0)
+    return Error::inFile(Program,
+                         std::string("cannot fork: ") + std::strerror(errno));
+  if (Pid == 0)
+    execChild(Options, Self, Pipes.In.Fds[0], Pipes.Out.Fds[1],
+              Pipes.Err.Fds[1], Pipes.ExecError.Fds[1], Argv,
+              Options.Environment ? &Env : nullptr);
+
+  // Also set the group from the parent, so a kill right away cannot miss.
+  ::setpgid(Pid, Pid);
+  Pipes.In.closeEnd(0);
+  Pipes.Out.closeEnd(1);
+  Pipes.Err.closeEnd(1);
+  Pipes.ExecError.closeEnd(1);
+
+  int Report[2] = {0, 0};
+  ssize_t Got;
+  do
+    Got = ::read(Pipes.ExecError.Fds[0], Report, sizeof(Report));
+  while (Got < 0 && errno == EINTR);
+  if (Got == static_cast<ssize_t>(sizeof(Report))) {
+    int Status;
+    ::waitpid(Pid, &Status, 0);
+    if (Report[0] == 1)
+      return Error::inFile(Options.WorkingDirectory,
+                           std::string("cannot enter working directory: ") +
+                               std::strerror(Report[1]));
+    return Error::inFile(Program, std::string("cannot execute: ") +
+                                      std::strerror(Report[1]));
+  }
+  return StartedChild{Pid, Start};
+}
+
+/// The parent's side of a started child: feeds its stdin, captures its
+/// output and ends it at the deadline, until it has exited and its output
+/// is drained.
+class ChildMonitor {
+public:
+  ChildMonitor(const SubprocessOptions &Options, ChildPipes &Pipes,
+               StartedChild Child)
+      : Options(Options), In(Pipes.In), Out(Pipes.Out), Err(Pipes.Err),
+        Pid(Child.Pid), Start(Child.Start),
+        Deadline(Start +
+                 std::chrono::duration_cast<SteadyClock::duration>(
+                     std::chrono::duration<double>(Options.TimeoutSeconds))),
+        StdinBytes(Options.Stdin), StdinKnown(Options.StdinLater.empty()) {}
+
+  SubprocessResult run();
+
+private:
+  void prepareStdin();
+  /// One turn of the loop; false to stop it.
+  bool step();
+  void reapIfExited();
+  /// Appends the pieces of StdinLater that are ready, in order.
+  void takeStdinPieces();
+  /// Kills the group at the deadline or when StopWhen says so.
+  void stopIfDue(SteadyClock::time_point Now);
+  /// Polls the pipes once and serves those that are ready; false when poll
+  /// failed.
+  bool pollPipes(SteadyClock::time_point Now);
+  void writeStdin(const struct pollfd &Ready);
+  void readOutput(int Fd);
+  /// Reaps the child if it has not exited, and fills in how it ended.
+  void finish();
+
+  const SubprocessOptions &Options;
+  Pipe &In, &Out, &Err;
+  pid_t Pid;
+  SteadyClock::time_point Start, Deadline;
+  SubprocessResult Result;
+  std::string StdinBytes;
+  size_t PiecesWritten = 0; // of StdinLater
+  bool StdinKnown;
+  size_t StdinWritten = 0;
+  bool Watched = false;
+  bool Exited = false;
+  int Status = 0;
+  SteadyClock::time_point DrainDeadline;
+  char Buffer[65536];
+};
+
+SubprocessResult ChildMonitor::run() {
+  prepareStdin();
+  while (Out.Fds[0] >= 0 || Err.Fds[0] >= 0 || !Exited)
+    if (!step())
+      break;
+  finish();
+  return std::move(Result);
+}
+
+void ChildMonitor::prepareStdin() {
+  // A child that exits without reading its stdin must not kill us by SIGPIPE.
+  if (!StdinBytes.empty() || !StdinKnown)
+    ::signal(SIGPIPE, SIG_IGN);
+  if (StdinBytes.empty() && StdinKnown)
+    In.closeEnd(1);
+  else
+    ::fcntl(In.Fds[1], F_SETFL, O_NONBLOCK);
+  Watched = Options.StopWhen || !StdinKnown;
+}
+
+bool ChildMonitor::step() {
+  reapIfExited();
+  takeStdinPieces();
+  if (In.Fds[1] >= 0 && StdinKnown && StdinWritten == StdinBytes.size())
+    In.closeEnd(1);
+  auto Now = SteadyClock::now();
+  stopIfDue(Now);
+  if (Exited && Now >= DrainDeadline)
+    return false;
+  return pollPipes(Now);
+}
+
+void ChildMonitor::reapIfExited() {
+  if (Exited)
+    return;
+  pid_t W = ::waitpid(Pid, &Status, WNOHANG);
+  if (W == Pid) {
+    Exited = true;
+    // Take any stragglers in the group with it, then drain briefly.
+    ::kill(-Pid, SIGKILL);
+    DrainDeadline = SteadyClock::now() + std::chrono::seconds(1);
+  }
+}
+
+void ChildMonitor::takeStdinPieces() {
+  while (!StdinKnown) {
+    std::optional<std::string> Piece = Options.StdinLater[PiecesWritten]();
+    if (!Piece)
+      break;
+    StdinBytes += *Piece;
+    StdinKnown = ++PiecesWritten == Options.StdinLater.size();
+  }
+}
+
+void ChildMonitor::stopIfDue(SteadyClock::time_point Now) {
+  if (!Exited && !Result.TimedOut &&
+      ((Options.TimeoutSeconds > 0 && Now >= Deadline) ||
+       (Options.StopWhen && Options.StopWhen()))) {
+    Result.TimedOut = true;
+    ::kill(-Pid, SIGKILL);
+  }
+}
+
+bool ChildMonitor::pollPipes(SteadyClock::time_point Now) {
+  struct pollfd Fds[3];
+  int Count = 0;
+  for (int Fd : {Out.Fds[0], Err.Fds[0]})
+    if (Fd >= 0)
+      Fds[Count++] = {Fd, POLLIN, 0};
+  if (In.Fds[1] >= 0 && StdinWritten < StdinBytes.size())
+    Fds[Count++] = {In.Fds[1], POLLOUT, 0};
+  // Wake at least every 50 ms to notice the child's exit and the deadline,
+  // every 10 ms when callbacks are waiting.
+  int Wait = Watched && !Exited ? 10 : 50;
+  if (!Exited && Options.TimeoutSeconds > 0 && !Result.TimedOut) {
+    auto Left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Now)
+            .count();
+    Wait = static_cast<int>(
+        std::max<long long>(0, std::min<long long>(Left, Wait)));
+  }
+  int Ready = ::poll(Fds, Count, Wait);
+  if (Ready < 0 && errno != EINTR)
+    return false;
+  for (int I = 0; I < Count && Ready > 0; ++I) {
+    if (!Fds[I].revents)
+      continue;
+    if (Fds[I].fd == In.Fds[1])
+      writeStdin(Fds[I]);
+    else
+      readOutput(Fds[I].fd);
+  }
+  return true;
+}
+
+void ChildMonitor::writeStdin(const struct pollfd &Ready) {
+  ssize_t N = ::write(Ready.fd, StdinBytes.data() + StdinWritten,
+                      StdinBytes.size() - StdinWritten);
+  if (N > 0)
+    StdinWritten += static_cast<size_t>(N);
+  if ((N < 0 && errno != EAGAIN && errno != EINTR) ||
+      (Ready.revents & (POLLERR | POLLHUP)))
+    In.closeEnd(1);
+}
+
+void ChildMonitor::readOutput(int Fd) {
+  ssize_t N = ::read(Fd, Buffer, sizeof(Buffer));
+  if (N > 0) {
+    if (Fd == Out.Fds[0])
+      capture(Result.Stdout, Result.StdoutTruncated, Buffer,
+              static_cast<size_t>(N), Options.MaxCaptureBytes);
+    else
+      capture(Result.Stderr, Result.StderrTruncated, Buffer,
+              static_cast<size_t>(N), Options.MaxCaptureBytes);
+  } else if (N == 0 || (errno != EINTR && errno != EAGAIN)) {
+    (Fd == Out.Fds[0] ? Out : Err).closeEnd(0);
+  }
+}
+
+void ChildMonitor::finish() {
+  if (!Exited) {
+    ::kill(-Pid, SIGKILL);
+    ::waitpid(Pid, &Status, 0);
+  }
+  Result.WallSeconds = secondsSince(Start);
+  if (WIFEXITED(Status) && !Result.TimedOut)
+    Result.ExitCode = WEXITSTATUS(Status);
+  else if (WIFSIGNALED(Status) && !Result.TimedOut)
+    Result.Signal = WTERMSIG(Status);
+}
+
 } // namespace
 
 std::string SubprocessResult::describe() const {
@@ -126,163 +370,15 @@ std::vector<std::string> currentEnvironment() {
 Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
   if (Options.Argv.empty())
     return Error::make("no program to run");
-  const std::string &Program = Options.Argv.front();
-
-  Pipe In, Out, Err, ExecError;
-  if (!In.open() || !Out.open() || !Err.open() || !ExecError.open())
-    return Error::inFile(Program, std::string("cannot create pipes: ") +
-                                      std::strerror(errno));
-
-  std::vector<std::string> ArgvStrings = Options.Argv;
-  std::vector<char *> Argv = toCStrings(ArgvStrings);
-  std::vector<std::string> EnvStrings;
-  std::vector<char *> Env;
-  if (Options.Environment) {
-    EnvStrings = *Options.Environment;
-    Env = toCStrings(EnvStrings);
-  }
-
-  auto Start = Clock::now();
-  pid_t Self = ::getpid();
-  pid_t Pid = ::fork();
-  if (Pid < 0)
-    return Error::inFile(Program,
-                         std::string("cannot fork: ") + std::strerror(errno));
-  if (Pid == 0)
-    execChild(Options, Self, In.Fds[0], Out.Fds[1], Err.Fds[1],
-              ExecError.Fds[1], Argv, Options.Environment ? &Env : nullptr);
-
-  // Also set the group from the parent, so a kill right away cannot miss.
-  ::setpgid(Pid, Pid);
-  In.closeEnd(0);
-  Out.closeEnd(1);
-  Err.closeEnd(1);
-  ExecError.closeEnd(1);
-
-  int Report[2] = {0, 0};
-  ssize_t Got;
-  do
-    Got = ::read(ExecError.Fds[0], Report, sizeof(Report));
-  while (Got < 0 && errno == EINTR);
-  if (Got == static_cast<ssize_t>(sizeof(Report))) {
-    int Status;
-    ::waitpid(Pid, &Status, 0);
-    if (Report[0] == 1)
-      return Error::inFile(Options.WorkingDirectory,
-                           std::string("cannot enter working directory: ") +
-                               std::strerror(Report[1]));
-    return Error::inFile(Program, std::string("cannot execute: ") +
-                                      std::strerror(Report[1]));
-  }
-
-  SubprocessResult Result;
-  std::string StdinBytes = Options.Stdin;
-  size_t PiecesWritten = 0; // of StdinLater
-  bool StdinKnown = Options.StdinLater.empty();
-  size_t StdinWritten = 0;
-  // A child that exits without reading its stdin must not kill us by SIGPIPE.
-  if (!StdinBytes.empty() || !StdinKnown)
-    ::signal(SIGPIPE, SIG_IGN);
-  if (StdinBytes.empty() && StdinKnown)
-    In.closeEnd(1);
-  else
-    ::fcntl(In.Fds[1], F_SETFL, O_NONBLOCK);
-  bool Watched = Options.StopWhen || !StdinKnown;
-
-  auto Deadline =
-      Start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(Options.TimeoutSeconds));
-  bool Exited = false;
-  int Status = 0;
-  Clock::time_point DrainDeadline;
-  char Buffer[65536];
-  while (Out.Fds[0] >= 0 || Err.Fds[0] >= 0 || !Exited) {
-    if (!Exited) {
-      pid_t W = ::waitpid(Pid, &Status, WNOHANG);
-      if (W == Pid) {
-        Exited = true;
-        // Take any stragglers in the group with it, then drain briefly.
-        ::kill(-Pid, SIGKILL);
-        DrainDeadline = Clock::now() + std::chrono::seconds(1);
-      }
-    }
-    while (!StdinKnown) {
-      std::optional<std::string> Piece = Options.StdinLater[PiecesWritten]();
-      if (!Piece)
-        break;
-      StdinBytes += *Piece;
-      StdinKnown = ++PiecesWritten == Options.StdinLater.size();
-    }
-    if (In.Fds[1] >= 0 && StdinKnown && StdinWritten == StdinBytes.size())
-      In.closeEnd(1);
-    auto Now = Clock::now();
-    if (!Exited && !Result.TimedOut &&
-        ((Options.TimeoutSeconds > 0 && Now >= Deadline) ||
-         (Options.StopWhen && Options.StopWhen()))) {
-      Result.TimedOut = true;
-      ::kill(-Pid, SIGKILL);
-    }
-    if (Exited && Now >= DrainDeadline)
-      break;
-
-    struct pollfd Fds[3];
-    int Count = 0;
-    for (int Fd : {Out.Fds[0], Err.Fds[0]})
-      if (Fd >= 0)
-        Fds[Count++] = {Fd, POLLIN, 0};
-    if (In.Fds[1] >= 0 && StdinWritten < StdinBytes.size())
-      Fds[Count++] = {In.Fds[1], POLLOUT, 0};
-    // Wake at least every 50 ms to notice the child's exit and the deadline,
-    // every 10 ms when callbacks are waiting.
-    int Wait = Watched && !Exited ? 10 : 50;
-    if (!Exited && Options.TimeoutSeconds > 0 && !Result.TimedOut) {
-      auto Left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Now)
-              .count();
-      Wait = static_cast<int>(
-          std::max<long long>(0, std::min<long long>(Left, Wait)));
-    }
-    int Ready = ::poll(Fds, Count, Wait);
-    if (Ready < 0 && errno != EINTR)
-      break;
-    for (int I = 0; I < Count && Ready > 0; ++I) {
-      if (!Fds[I].revents)
-        continue;
-      int Fd = Fds[I].fd;
-      if (Fd == In.Fds[1]) {
-        ssize_t N = ::write(Fd, StdinBytes.data() + StdinWritten,
-                            StdinBytes.size() - StdinWritten);
-        if (N > 0)
-          StdinWritten += static_cast<size_t>(N);
-        if ((N < 0 && errno != EAGAIN && errno != EINTR) ||
-            (Fds[I].revents & (POLLERR | POLLHUP)))
-          In.closeEnd(1);
-        continue;
-      }
-      ssize_t N = ::read(Fd, Buffer, sizeof(Buffer));
-      if (N > 0) {
-        if (Fd == Out.Fds[0])
-          capture(Result.Stdout, Result.StdoutTruncated, Buffer,
-                  static_cast<size_t>(N), Options.MaxCaptureBytes);
-        else
-          capture(Result.Stderr, Result.StderrTruncated, Buffer,
-                  static_cast<size_t>(N), Options.MaxCaptureBytes);
-      } else if (N == 0 || (errno != EINTR && errno != EAGAIN)) {
-        (Fd == Out.Fds[0] ? Out : Err).closeEnd(0);
-      }
-    }
-  }
-  if (!Exited) {
-    ::kill(-Pid, SIGKILL);
-    ::waitpid(Pid, &Status, 0);
-  }
-  Result.WallSeconds =
-      std::chrono::duration<double>(Clock::now() - Start).count();
-  if (WIFEXITED(Status) && !Result.TimedOut)
-    Result.ExitCode = WEXITSTATUS(Status);
-  else if (WIFSIGNALED(Status) && !Result.TimedOut)
-    Result.Signal = WTERMSIG(Status);
-  return Result;
+  ChildPipes Pipes;
+  if (!Pipes.open())
+    return Error::inFile(Options.Argv.front(),
+                         std::string("cannot create pipes: ") +
+                             std::strerror(errno));
+  Expected<StartedChild> Child = startChild(Options, Pipes);
+  if (!Child)
+    return Child.error();
+  return ChildMonitor(Options, Pipes, *Child).run();
 }
 
 } // namespace kevin

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Task/Candidate.h"
+#include "kevin/Support/FileSystem.h"
 
 #include <cctype>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -79,13 +79,10 @@ Expected<std::string> readCandidateFile(const std::string &Path) {
     Text.assign(std::istreambuf_iterator<char>(std::cin),
                 std::istreambuf_iterator<char>());
   } else {
-    std::ifstream In(Path, std::ios::binary);
-    if (!In)
-      return Error::inFile(Path, "cannot open file");
-    Text.assign(std::istreambuf_iterator<char>(In),
-                std::istreambuf_iterator<char>());
-    if (In.bad())
-      return Error::inFile(Path, "cannot read file");
+    Expected<std::string> File = fs::readFile(Path);
+    if (!File)
+      return File.error();
+    Text = std::move(*File);
   }
   if (Error E = validateCandidateText(Text, Path))
     return E;

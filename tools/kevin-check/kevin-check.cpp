@@ -10,9 +10,9 @@
 // `check` section to each. Exit status: 0 clean, 1 findings, 2 tool error.
 //
 //===----------------------------------------------------------------------===//
+#include "kevin/Check/CheckPolicy.h"
 #include "kevin/Check/Checker.h"
 #include "kevin/Check/Finding.h"
-#include "kevin/Check/Policy.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/ToolMain.h"
@@ -50,7 +50,7 @@ Expected<CandidateSource> candidateFrom(const std::string &Text,
   return CandidateSource{Path, Text, 0};
 }
 
-Finding inputFinding(const Error &E, const Policy &P,
+Finding inputFinding(const Error &E, const CheckPolicy &P,
                      const std::string &Path) {
   Finding F;
   F.Rule = "kevin-py-parse-failure";
@@ -72,9 +72,10 @@ bool hasErrors(const std::vector<Finding> &Findings) {
 
 // Checks one candidate text; findings for unusable input come back as
 // parse-failure findings, tool failures as an Error.
-Expected<CheckResult> checkText(const std::string &Text, const std::string &Path,
-                                bool Response, const Policy &P,
-                                const TaskInfo *Task, const CheckOptions &CO) {
+Expected<CheckResult> checkText(const std::string &Text,
+                                const std::string &Path, bool Response,
+                                const CheckPolicy &P, const TaskInfo *Task,
+                                const CheckOptions &CO) {
   Expected<CandidateSource> Source = candidateFrom(Text, Path, Response);
   if (!Source) {
     CheckResult R;
@@ -92,7 +93,7 @@ Expected<CheckResult> checkText(const std::string &Text, const std::string &Path
   return checkCandidate(*Source, P, Task, CO);
 }
 
-Json sectionFor(const CheckResult &R, const Policy &P) {
+Json sectionFor(const CheckResult &R, const CheckPolicy &P) {
   Json Section = Json::object();
   Section["ok"] = !hasErrors(R.Findings);
   Json Findings = Json::array();
@@ -104,7 +105,7 @@ Json sectionFor(const CheckResult &R, const Policy &P) {
   return Section;
 }
 
-int listRules(const Policy &P) {
+int listRules(const CheckPolicy &P) {
   for (const RuleInfo &R : ruleCatalog()) {
     const char *Setting = !P.enabled(R.Id) ? "off"
                           : P.severity(R.Id) == Severity::Warning ? "warning"
@@ -134,7 +135,7 @@ private:
   std::map<std::string, std::unique_ptr<TaskInfo>> Cache;
 };
 
-int runPipeline(ToolContext &Ctx, const Options &O, const Policy &P,
+int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
                 const CheckOptions &CO, TaskCache &Tasks) {
   RecordReader Reader(std::cin, "<stdin>");
   RecordWriter Writer(std::cout);
@@ -224,8 +225,9 @@ int main(int Argc, char **Argv) {
   if (std::optional<int> Code = parseCommandLine(App, Argc, Argv))
     return *Code;
 
-  Expected<Policy> P = O.PolicyFile.empty() ? Policy::preset(O.Preset)
-                                            : Policy::load(O.PolicyFile);
+  Expected<CheckPolicy> P = O.PolicyFile.empty()
+                                ? CheckPolicy::preset(O.Preset)
+                                : CheckPolicy::load(O.PolicyFile);
   if (!P) {
     Ctx.error(P.error());
     return ExitError;
@@ -252,9 +254,10 @@ int main(int Argc, char **Argv) {
     Expected<std::string> Text = readCandidateFile(Path);
     CheckResult Result;
     if (!Text) {
-      // A file that exists but is not a usable candidate is a finding.
+      // A file that exists but is not a usable candidate is a finding; one
+      // that cannot be read is a tool error.
       const Error &E = Text.error();
-      if (E.message() == "cannot open file" || E.message() == "cannot read file") {
+      if (E.kind() == ErrorKind::FileAccess) {
         Ctx.error(E);
         return ExitError;
       }

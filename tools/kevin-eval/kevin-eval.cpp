@@ -8,8 +8,10 @@
 // See docs/CommandGuide/kevin-eval.md.
 //
 //===----------------------------------------------------------------------===//
-#include "kevin/Rollout/Eval.h"
+#include "kevin/Rollout/EvalBatch.h"
+#include "kevin/Support/Device.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Subprocess.h"
 #include "kevin/Support/ToolMain.h"
 
@@ -93,6 +95,10 @@ int main(int Argc, char **Argv) {
     Tool.usageError("--kernel-coverage must be a number from 0 to 1");
     return ExitError;
   }
+  if (auto Valid = parseDeviceList(Devices); !Valid) {
+    Tool.usageError("--device: " + Valid.error().message());
+    return ExitError;
+  }
 
   // Candidates are matched against every task; --task then selects.
   auto Tasks = findTasks(TasksDir, {});
@@ -149,15 +155,15 @@ int main(int Argc, char **Argv) {
     Options.DeviceStages.push_back(
         makeStage("bench", withSandbox({"--device", "{device}"})));
   Options.FinalStages = {makeStage("reward")};
-  PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
+  StagePipeline Pipeline(fs::selfExecutableDirectory(), StageTimeout);
   for (const auto *Stages :
        {&Options.BuildStages, &Options.DeviceStages, &Options.FinalStages})
-    if (Error E = Evaluator.verify(*Stages)) {
+    if (Error E = Pipeline.verify(*Stages)) {
       Tool.error(E);
       return ExitError;
     }
 
-  auto Summary = runEval(*Candidates, Options, Evaluator);
+  auto Summary = runEval(*Candidates, Options, Pipeline);
   if (!Summary) {
     Tool.error(Summary.error());
     return ExitError;
@@ -165,7 +171,7 @@ int main(int Argc, char **Argv) {
   std::cout << "kevin-eval: " << Summary->Evaluated << " evaluated, "
             << Summary->Skipped << " already in " << Options.ResultsPath
             << "\n";
-  std::string Report = executableDirectory() + "/kevin-report";
+  std::string Report = fs::selfExecutableDirectory() + "/kevin-report";
   if (!NoReport && ::access(Report.c_str(), X_OK) == 0) {
     std::cout.flush();
     SubprocessOptions Run;

@@ -8,15 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/GRPO/GRPO.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/ToolIO.h"
 #include "kevin/Support/ToolMain.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fcntl.h>
-#include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 using namespace kevin;
 
@@ -66,39 +62,12 @@ int main(int Argc, char **Argv) {
     return ExitError;
   }
 
-  std::ifstream File;
-  std::istream *In = &std::cin;
-  std::string SourceName = "<stdin>";
-  if (InputPath != "-") {
-    File.open(InputPath);
-    if (!File) {
-      Ctx.error(Error::inFile(InputPath, std::strerror(errno)));
-      return ExitError;
-    }
-    In = &File;
-    SourceName = InputPath;
-  }
-  int Fd = STDOUT_FILENO;
-  if (OutputPath != "-") {
-    Fd = ::open(OutputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                0644);
-    if (Fd < 0) {
-      Ctx.error(Error::inFile(OutputPath, std::strerror(errno)));
-      return ExitError;
-    }
-  }
   GrpoSummary Summary;
-  Error Err;
-  {
-    LineWriter Out(Fd, OutputPath == "-" ? "<stdout>" : OutputPath,
-                   ::isatty(Fd));
-    Err = grpoRecords(*In, SourceName, Out, Opts, Summary);
-    if (Error FlushErr = Out.flush(); FlushErr && !Err)
-      Err = FlushErr;
-  }
-  if (Fd != STDOUT_FILENO)
-    ::close(Fd);
-  if (Err) {
+  if (Error Err = runRecordFilter(
+          InputPath, OutputPath,
+          [&](std::istream &In, const std::string &Source, LineWriter &Out) {
+            return grpoRecords(In, Source, Out, Opts, Summary);
+          })) {
     Ctx.error(Err);
     return ExitError;
   }

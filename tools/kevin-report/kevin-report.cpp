@@ -9,11 +9,9 @@
 #include "kevin/Report/Format.h"
 #include "kevin/Report/Metrics.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/ToolIO.h"
 #include "kevin/Support/ToolMain.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 
 using namespace kevin;
@@ -93,14 +91,15 @@ int main(int Argc, char **Argv) {
     Text = formatReportHtml(Report, Opts, joinPaths(Inputs));
     break;
   }
-  if (OutputPath == "-") {
-    std::cout << Text;
-    std::cout.flush();
-    return std::cout ? ExitClean : ExitError;
+  Expected<ToolOutput> Output = ToolOutput::open(OutputPath);
+  if (!Output) {
+    Ctx.error(Output.error());
+    return ExitError;
   }
-  std::ofstream Out(OutputPath);
-  if (!(Out << Text) || !Out.flush()) {
-    Ctx.error(Error::inFile(OutputPath, std::strerror(errno)));
+  if (Error Err = Output->write(Text)) {
+    // A failed write to stdout shows in the exit status alone.
+    if (OutputPath != "-")
+      Ctx.error(Err);
     return ExitError;
   }
   return ExitClean;

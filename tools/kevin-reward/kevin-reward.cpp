@@ -7,14 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Reward/Reward.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/ToolIO.h"
 #include "kevin/Support/ToolMain.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 using namespace kevin;
 
@@ -65,38 +61,11 @@ int main(int Argc, char **Argv) {
     return ExitError;
   }
 
-  std::ifstream File;
-  std::istream *In = &std::cin;
-  std::string SourceName = "<stdin>";
-  if (InputPath != "-") {
-    File.open(InputPath);
-    if (!File) {
-      Ctx.error(Error::inFile(InputPath, std::strerror(errno)));
-      return ExitError;
-    }
-    In = &File;
-    SourceName = InputPath;
-  }
-  int Fd = STDOUT_FILENO;
-  if (OutputPath != "-") {
-    Fd = ::open(OutputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                0644);
-    if (Fd < 0) {
-      Ctx.error(Error::inFile(OutputPath, std::strerror(errno)));
-      return ExitError;
-    }
-  }
-  Error Err;
-  {
-    LineWriter Out(Fd, OutputPath == "-" ? "<stdout>" : OutputPath,
-                   ::isatty(Fd));
-    Err = rewardRecords(*In, SourceName, Out, Opts);
-    if (Error FlushErr = Out.flush(); FlushErr && !Err)
-      Err = FlushErr;
-  }
-  if (Fd != STDOUT_FILENO)
-    ::close(Fd);
-  if (Err) {
+  if (Error Err = runRecordFilter(
+          InputPath, OutputPath,
+          [&](std::istream &In, const std::string &Source, LineWriter &Out) {
+            return rewardRecords(In, Source, Out, Opts);
+          })) {
     Ctx.error(Err);
     return ExitError;
   }

@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/Rollout.h"
+#include "kevin/Support/Device.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Subprocess.h"
 #include "kevin/Support/ToolMain.h"
 #include "kevin/Support/Version.h"
@@ -22,7 +24,7 @@ using namespace kevin;
 
 static std::string defaultPromptFile() {
   std::string Installed =
-      executableDirectory() + "/../share/kevin/prompts/kevin.toml";
+      fs::selfExecutableDirectory() + "/../share/kevin/prompts/kevin.toml";
   if (::access(Installed.c_str(), R_OK) == 0)
     return Installed;
   return std::string(KEVIN_SOURCE_DIR) + "/share/kevin/prompts/kevin.toml";
@@ -32,7 +34,7 @@ static std::string defaultPromptFile() {
 /// (RUN/train.jsonl), the HTML report (RUN/report.html), and the report's
 /// table on stdout, each by the tool a user would run by hand.
 static Error postProcess(const std::string &RunDir) {
-  std::string Dir = executableDirectory();
+  std::string Dir = fs::selfExecutableDirectory();
   std::string Turns = RunDir + "/turns.jsonl",
               Scored = RunDir + "/scored.jsonl";
   std::vector<std::vector<std::string>> Steps = {
@@ -132,6 +134,10 @@ int main(int Argc, char **Argv) {
                  "First retry delay in seconds (doubles each retry)");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
+  if (auto Valid = Device::parse(Options.Device); !Valid) {
+    Tool.usageError("--device: " + Valid.error().message());
+    return ExitError;
+  }
 
   if (Http.ApiKey.empty())
     if (const char *Key = std::getenv("OPENAI_API_KEY"))
@@ -162,13 +168,13 @@ int main(int Argc, char **Argv) {
     Options.Stages.push_back(
         Stage == "check" ? makeStage(Stage, {"--preset", CheckPreset})
                          : makeStage(Stage, {"--device", Options.Device}));
-  PipelineEvaluator Evaluator(executableDirectory(), StageTimeout);
-  if (Error E = Evaluator.verify(Options.Stages)) {
+  StagePipeline Pipeline(fs::selfExecutableDirectory(), StageTimeout);
+  if (Error E = Pipeline.verify(Options.Stages)) {
     Tool.error(E);
     return ExitError;
   }
 
-  auto Summary = runRollout(Options, *Templates, **ThePolicy, Evaluator);
+  auto Summary = runRollout(Options, *Templates, **ThePolicy, Pipeline);
   if (!Summary) {
     Tool.error(Summary.error());
     return ExitError;

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Build/Builder.h"
 #include "kevin/Exec/CandidateInput.h"
-#include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/Judge.h"
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
@@ -46,7 +46,7 @@ int main(int Argc, char **Argv) {
                "the reference, each in an isolated worker process",
                "kevin-run");
   ToolContext Context("kevin-run");
-  EvaluatorOptions Options;
+  JudgeOptions Options;
   WorkerToolOptions Shared;
   unsigned Jobs = 1;
   Shared.addTo(App, "kevin-run");
@@ -118,10 +118,10 @@ int main(int Argc, char **Argv) {
   std::vector<std::future<Expected<Verdict>>> Pending(Queue.size());
   size_t Started = 0;
   auto launch = [&](size_t I) {
-    EvaluatorOptions Mine = Options;
+    JudgeOptions Mine = Options;
     Mine.Device = Queue[I].Device;
     Pending[I] = std::async(std::launch::async, [Mine, What = Queue[I].What] {
-      return evaluateCandidate(What, Mine);
+      return judgeCandidate(What, Mine);
     });
   };
   for (; Started < Queue.size() && Started < Jobs; ++Started)

@@ -4,9 +4,11 @@
 // reference worker and twice per candidate (build stage, run stage), and
 // kevin-bench in its two timing modes, each in its own process group with a
 // scrubbed environment. Secrets (trial seeds,
-// the result nonce) come on stdin. See kevin/Exec/Worker.h.
+// the result nonce) come on stdin. See kevin/Exec/Worker.h and
+// kevin/Bench/BenchWorker.h.
 //
 //===----------------------------------------------------------------------===//
+#include "kevin/Bench/BenchWorker.h"
 #include "kevin/Exec/Worker.h"
 #include "kevin/Support/ToolMain.h"
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Error.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/ToolMain.h"
 
 #include <algorithm>
@@ -15,7 +16,6 @@
 #include <cstring>
 #include <dirent.h>
 #include <iostream>
-#include <limits.h>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,10 +43,13 @@ const VerbInfo KnownVerbs[] = {
     {"report", "metrics, tables and an HTML report over a run"},
 };
 
+/// The directory of this binary, from argv[0] when /proc/self/exe is not
+/// readable.
 std::string selfDirectory(const char *Argv0) {
-  char Path[PATH_MAX];
-  ssize_t N = ::readlink("/proc/self/exe", Path, sizeof(Path) - 1);
-  std::string Self = N > 0 ? std::string(Path, static_cast<size_t>(N)) : Argv0;
+  std::string Dir = fs::selfExecutableDirectory();
+  if (!Dir.empty())
+    return Dir;
+  std::string Self = Argv0;
   auto Slash = Self.find_last_of('/');
   return Slash == std::string::npos ? "." : Self.substr(0, Slash);
 }

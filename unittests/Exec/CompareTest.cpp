@@ -1,6 +1,6 @@
 //===-- CompareTest.cpp - tests for kevin/Exec (comparison, outcomes) -----===//
 #include "kevin/Exec/Compare.h"
-#include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/Judge.h"
 #include "kevin/Exec/Outcome.h"
 
 #include <ATen/ATen.h>
@@ -143,7 +143,7 @@ TEST(OutcomeTest, NamesRoundTrip) {
   EXPECT_STREQ(stageName(Stage::Build), "build");
 }
 
-TEST(EvaluatorTest, TrialSeedsAreStableAndDistinct) {
+TEST(JudgeTest, TrialSeedsAreStableAndDistinct) {
   EXPECT_EQ(trialSeed(7, 0), trialSeed(7, 0));
   EXPECT_NE(trialSeed(7, 0), trialSeed(7, 1));
   EXPECT_NE(trialSeed(7, 0), trialSeed(8, 0));

@@ -51,6 +51,8 @@ TEST(DeviceLockNameTest, NamesOneGpuOnce) {
   EXPECT_EQ(deviceLockName("cuda", "3,1"), "cuda-3");
   EXPECT_EQ(deviceLockName("cuda:1", "3,1"), "cuda-1");
   EXPECT_EQ(deviceLockName("cuda:2", "3,1"), "cuda-2");
+  // A name that is not a device is its own lock name.
+  EXPECT_EQ(deviceLockName("cudafoo", ""), "cudafoo");
 }
 
 TEST_F(DeviceLockTest, SharedHoldersCoexistAndKeepAWriterOut) {

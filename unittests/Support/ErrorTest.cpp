@@ -50,3 +50,18 @@ TEST(ErrorTest, ToolContextPrintsAndRemembers) {
   EXPECT_EQ(Out, "kevin-run: error: 'cand.py': no such file or directory\n"
                  "cand.py:2:5: error: bad thing [rule]\n");
 }
+
+TEST(ErrorTest, KindDefaultsToOtherAndSurvivesContext) {
+  EXPECT_EQ(Error::success().kind(), ErrorKind::Other);
+  EXPECT_EQ(Error::make("boom").kind(), ErrorKind::Other);
+  EXPECT_EQ(Error::make("bad", ErrorKind::InvalidInput).kind(),
+            ErrorKind::InvalidInput);
+  EXPECT_EQ(Error::at({"a.py", 1, 2}, "oops", ErrorKind::Internal).kind(),
+            ErrorKind::Internal);
+  Error E = Error::inFile("f", "cannot open file", ErrorKind::FileAccess);
+  EXPECT_EQ(E.kind(), ErrorKind::FileAccess);
+  Error C = E.withContext("task");
+  EXPECT_EQ(C.kind(), ErrorKind::FileAccess);
+  EXPECT_EQ(C.message(), "task: cannot open file");
+  EXPECT_EQ(C.location().File, "f");
+}

@@ -58,3 +58,14 @@ TEST(CandidateTest, ImportAliases) {
   EXPECT_EQ(M->qualifiedName(Body[5]["value"]),
             "torch.utils.cpp_extension.load_inline");
 }
+
+TEST(CandidateTest, UnreadableFilesAreFileAccessErrors) {
+  auto Missing = readCandidateFile("/nonexistent/kevin/candidate.py");
+  ASSERT_FALSE(Missing);
+  EXPECT_EQ(Missing.error().message(), "cannot open file");
+  EXPECT_EQ(Missing.error().kind(), ErrorKind::FileAccess);
+  auto Directory = readCandidateFile("/");
+  ASSERT_FALSE(Directory);
+  EXPECT_EQ(Directory.error().message(), "cannot read file");
+  EXPECT_EQ(Directory.error().kind(), ErrorKind::FileAccess);
+}

@@ -13,7 +13,7 @@
 #define KEVIN_BENCH_BENCHMARK_H
 
 #include "kevin/Exec/Compare.h"
-#include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/Judge.h"
 #include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
@@ -98,6 +98,8 @@ public:
 
 private:
   struct ReferenceRun;
+  /// One candidate's timing, phase by phase (lib/Bench/Benchmark.cpp).
+  struct CandidateRun;
   /// The task's reference run, made on first use. Its worker sets up off
   /// the device and gets its secrets once MayStart() (the device held
   /// shared); its timing waits until MayTime() (the device held alone); both

@@ -9,8 +9,8 @@
 #ifndef KEVIN_CHECK_CHECKER_H
 #define KEVIN_CHECK_CHECKER_H
 
+#include "kevin/Check/CheckPolicy.h"
 #include "kevin/Check/Finding.h"
-#include "kevin/Check/Policy.h"
 #include "kevin/Task/Candidate.h"
 
 #include <optional>
@@ -71,7 +71,7 @@ std::string defaultTorchInclude();
 /// (syntax errors, no code block, a TU clang cannot parse) are findings;
 /// only failures of the tool are an Error.
 Expected<CheckResult> checkCandidate(const CandidateSource &Source,
-                                     const Policy &P, const TaskInfo *Task,
+                                     const CheckPolicy &P, const TaskInfo *Task,
                                      const CheckOptions &Options);
 
 /// Sorts findings by position and drops exact duplicates.

@@ -53,7 +53,7 @@ struct CudaRuleContext {
   clang::ASTContext &AST;
   const CudaUnit &Unit;
   const PythonModule &M;
-  const Policy &P;
+  const CheckPolicy &P;
   FindingSink &Sink;
   /// The names listed in `functions=` for this extension.
   const std::vector<std::pair<std::string, const PyNode *>> &Exported;
@@ -145,7 +145,8 @@ void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);
 /// Builds and parses the TUs of every load_inline call and runs the CUDA
 /// rules. Returns which parser gave the verdict ("lean", "full", "none").
 Expected<std::string> checkExtensions(const PythonModule &M,
-                                      const PythonFacts &Facts, const Policy &P,
+                                      const PythonFacts &Facts,
+                                      const CheckPolicy &P,
                                       const CheckOptions &Options,
                                       const TaskInfo *Task, FindingSink &Sink);
 

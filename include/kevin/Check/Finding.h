@@ -17,13 +17,19 @@
 
 namespace kevin {
 
-/// A rule of the checker.
+/// Which tree a rule reads.
+enum class RuleKind {
+  Python, ///< The candidate's Python AST.
+  Cuda,   ///< The Clang AST of the C++/CUDA sources load_inline builds.
+};
+
+/// A rule of the checker (a row of lib/Check/Rules.def).
 struct RuleInfo {
   const char *Id;        ///< `kevin-py-try-except`
   const char *CatalogId; ///< `KEVIN-PY-003`
   const char *Summary;   ///< What the rule rejects, lowercase.
   const char *Hint;      ///< A one-line fix hint, or "".
-  bool NeedsClang;       ///< True for rules over the Clang AST.
+  RuleKind Kind;         ///< Cuda rules need the Clang parse.
 };
 
 /// Every implemented rule, in catalog order.

@@ -9,9 +9,9 @@
 #ifndef KEVIN_CHECK_PYTHONRULE_H
 #define KEVIN_CHECK_PYTHONRULE_H
 
+#include "kevin/Check/CheckPolicy.h"
 #include "kevin/Check/Checker.h"
 #include "kevin/Check/Finding.h"
-#include "kevin/Check/Policy.h"
 #include "kevin/Task/LoadInline.h"
 #include "kevin/Task/PythonModule.h"
 
@@ -26,7 +26,7 @@ namespace kevin {
 /// Collects findings, filling in the rule's catalog id, severity and hint.
 class FindingSink {
 public:
-  explicit FindingSink(const Policy &P) : P(P) {}
+  explicit FindingSink(const CheckPolicy &P) : P(P) {}
   /// Reports a finding of Rule (an id from the catalog) unless the policy
   /// switches the rule off. MaxSeverity caps the policy's severity (a rule
   /// reports its grey-zone cases as warnings).
@@ -35,7 +35,7 @@ public:
   std::vector<Finding> &findings() { return Findings; }
 
 private:
-  const Policy &P;
+  const CheckPolicy &P;
   std::vector<Finding> Findings;
 };
 
@@ -88,7 +88,7 @@ bool isNnModule(const PythonModule &M, const PyNode &Expr);
 struct PyRuleContext {
   const PythonModule &M;
   const PythonFacts &Facts;
-  const Policy &P;
+  const CheckPolicy &P;
   const TaskInfo *Task;
   FindingSink &Sink;
 };

@@ -9,7 +9,7 @@
 #ifndef KEVIN_EXEC_CANDIDATEINPUT_H
 #define KEVIN_EXEC_CANDIDATEINPUT_H
 
-#include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/Judge.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 

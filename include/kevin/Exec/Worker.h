@@ -1,7 +1,7 @@
 //===-- kevin/Exec/Worker.h - the isolated worker processes -----*- C++ -*-===//
 //
 // kevin-worker embeds CPython and LibTorch and runs in one of two modes, each
-// its own process started by kevin-run (lib/Exec/Evaluator):
+// its own process started by kevin-run (lib/Exec/Judge.cpp):
 //
 //  reference  trusted: imports the task, builds Model under the fixed init
 //             seed, draws inputs from the secret per-trial seeds it reads on
@@ -14,17 +14,12 @@
 //             and the inputs as they were after each call. It never sees the
 //             task or the reference outputs. --build-only stops after import.
 //
-// and, for kevin-bench (lib/Exec/BenchWorker.cpp), two timing modes:
+// The modes are lib/Exec/ReferenceWorker.cpp and CandidateWorker.cpp; the
+// namespaces a candidate's worker enters are Sandbox.cpp's (Sandbox.h).
 //
-//  bench-reference  trusted: draws the input sets from secret seeds, writes
-//             them and the audit sets' reference outputs, and times Model.
-//  bench-candidate  untrusted: times ModelNew by the identical method on the
-//             same input sets, with audit calls on unseen sets at secret
-//             positions among the timed calls.
-//
-// Timing runs in native code: events on a fresh non-default current stream
-// plus a device-wide synchronize (CUDA), or the wall clock (CPU); an L2
-// flush before every call; a thread census after every call.
+// Its two timing modes for kevin-bench, bench-reference and bench-candidate,
+// are lib/Bench's (runBenchReferenceWorker, runBenchCandidateWorker); they
+// take these options too.
 //
 // Files in the work directory are the whole protocol (lib/Exec/Protocol.h).
 //
@@ -78,15 +73,13 @@ struct WorkerOptions {
 /// with _Exit, so no exit handler of the candidate (or of a CUDA context it
 /// broke) runs after the result is written.
 int runReferenceWorker(const WorkerOptions &Options);
+int runCandidateWorker(const WorkerOptions &Options);
 
 /// Ends the worker process with Code, running no exit handler or destructor
 /// (the candidate's, Python's, the CUDA runtime's). In a PID namespace of
 /// its own, it first kills every other process the candidate left there:
 /// one that waits for the worker to end must not see it end.
 [[noreturn]] void endWorkerProcess(int Code);
-int runCandidateWorker(const WorkerOptions &Options);
-int runBenchReferenceWorker(const WorkerOptions &Options);
-int runBenchCandidateWorker(const WorkerOptions &Options);
 
 } // namespace kevin
 

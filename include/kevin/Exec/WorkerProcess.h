@@ -1,7 +1,7 @@
 //===-- kevin/Exec/WorkerProcess.h - running worker processes ---*- C++ -*-===//
 //
 // The trusted side's tools for starting kevin-worker processes and reading
-// how they ended, shared by kevin-run's evaluator and kevin-bench: private
+// how they ended, shared by kevin-run's judge and kevin-bench: private
 // temporary directories, secrets from /dev/urandom, the scrubbed worker
 // environment, and the classification of a finished worker (timeout, signal,
 // early exit, unattested or attested result) from its exit status, its
@@ -23,9 +23,6 @@
 #include <vector>
 
 namespace kevin {
-
-/// The whole content of a file; empty when it cannot be read.
-std::string readWholeFile(const std::string &Path);
 
 /// Bytes random hex digits' worth of /dev/urandom (2 * Bytes characters).
 Expected<std::string> randomHex(size_t Bytes);

@@ -1,9 +1,11 @@
-//===-- kevin/Exec/WorkerSupport.h - helpers of the worker processes -*- C++ -*-===//
+//===-- kevin/Exec/WorkerSupport.h - helpers of the workers -----*- C++ -*-===//
 //
 // What the correctness worker (lib/Exec) and the timing worker (lib/Bench)
-// share: the embedded interpreter and its
-// trusted prelude, kevin's builder hook, tensor <-> Python conversion, the
-// result files and the classification of Python exceptions.
+// share: the embedded interpreter and its trusted prelude
+// (EmbeddedPython.cpp), kevin's builder hook (BuildHook.cpp), the worker's
+// namespaces (kevin/Exec/Sandbox.h), and tensor <-> Python conversion, the
+// result files and the classification of Python exceptions
+// (WorkerSupport.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_EXEC_WORKERSUPPORT_H
@@ -11,12 +13,13 @@
 
 #include "kevin/Build/Builder.h"
 #include "kevin/Exec/Outcome.h"
+#include "kevin/Exec/Sandbox.h"
+#include "kevin/Support/Clock.h"
 #include "kevin/Support/Record.h"
 
 #include <ATen/ATen.h>
 #include <pybind11/embed.h>
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -28,8 +31,11 @@ namespace kevin {
 namespace worker {
 
 namespace py = pybind11;
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point Start);
+/// The clock of kevin/Support/Clock.h, under the names the workers use.
+using Clock = SteadyClock;
+using kevin::secondsSince;
+
+//--- kevin's builder hook (BuildHook.cpp) -------------------------------------
 
 /// What kevin's load_inline replacement needs, and what it records.
 struct BuilderState {
@@ -54,6 +60,8 @@ struct BuilderState {
 /// The state the embedded _kevin_build module uses (one per process).
 extern BuilderState *Builder;
 
+//--- Secrets, progress and result files (WorkerSupport.cpp) -------------------
+
 /// The next line of stdin as a JSON object that holds Key; std::nullopt
 /// (after saying so on stderr, naming What) when it does not.
 std::optional<Json> readSecretsLine(const char *Key, const char *What);
@@ -65,6 +73,20 @@ void progress(int Fd, const std::string &Line);
 
 /// Writes JSON to Dir/Name atomically (temporary file and rename).
 bool writeJson(const std::string &Dir, const char *Name, const Json &Value);
+
+/// The tensors of trial T's file of Kind in Dir (protocol::trialFile), and
+/// writes them; std::nullopt or false, after saying why on stderr, when
+/// they cannot be read or written.
+std::optional<std::vector<at::Tensor>>
+readTrialTensors(const std::string &Dir, unsigned T, const char *Kind);
+bool writeTrialTensors(const std::string &Dir, unsigned T, const char *Kind,
+                       const std::vector<at::Tensor> &Tensors);
+
+/// How a phase of a worker ends: std::nullopt to go on, or the exit status
+/// the worker returns.
+using PhaseEnd = std::optional<int>;
+
+//--- Tensors and Python exceptions (WorkerSupport.cpp) ------------------------
 
 /// dtype, shape and device of a tensor.
 Json tensorMeta(const at::Tensor &T);
@@ -80,28 +102,14 @@ bool overlaps(std::pair<uintptr_t, uintptr_t> A,
 Outcome classifyException(const std::string &TypeAndMessage);
 bool isSystemExit(const py::error_already_set &E);
 
+//--- The embedded interpreter (EmbeddedPython.cpp) ----------------------------
+
 /// Starts the interpreter's trusted prelude (torch imported) and returns it.
 py::module_ startPython();
 /// The torch toolchain as the prelude reports it (nvcc target Arch if set).
 TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
-/// What isolateWorker achieved.
-struct WorkerIsolation {
-  bool Network = false;   ///< in a network namespace of its own
-  bool Hidden = false;    ///< the hidden directories are covered, for good
-  bool Processes = false; ///< in a PID namespace of its own, with its /proc
-};
-/// Moves a candidate's worker, before any candidate code, into namespaces of
-/// its own: a user namespace (no privilege outside it), a network namespace
-/// when Network, a PID namespace (the calling process then only waits, and
-/// ends as the worker ends) and a mount namespace in which each of Hidden
-/// (all or none) and each of Private (each where it can be) is covered by a
-/// private empty file system, with each of Kept that lay below one put back.
-/// Does what the OS permits. Call it before any thread starts.
-WorkerIsolation isolateWorker(bool Network,
-                              const std::vector<std::string> &Hidden,
-                              const std::vector<std::string> &Private = {},
-                              const std::vector<std::string> &Kept = {});
 
+/// A tensor as a Python object, and a Python tensor as an at::Tensor.
 py::object toPython(const at::Tensor &T);
 at::Tensor fromPython(const py::handle &H);
 /// The positional arguments of a trial from its layout and tensors.

@@ -9,7 +9,7 @@
 #define KEVIN_EXEC_WORKERTOOLOPTIONS_H
 
 #include "kevin/Exec/Compare.h"
-#include "kevin/Exec/Evaluator.h"
+#include "kevin/Exec/Judge.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/ToolMain.h"
@@ -47,7 +47,7 @@ struct WorkerToolOptions {
   /// directory (made absolute), checks the device. A usage Error otherwise.
   Error finish(ToleranceTable &Tolerances);
 
-  /// Copies the worker settings into a tool's options (EvaluatorOptions,
+  /// Copies the worker settings into a tool's options (JudgeOptions,
   /// BenchOptions: the same field names).
   template <typename ToolOptions> void applyTo(ToolOptions &O) const {
     O.IsolateNetwork = !NoIsolation;

@@ -13,9 +13,9 @@
 #ifndef KEVIN_ROLLOUT_ROLLOUT_H
 #define KEVIN_ROLLOUT_ROLLOUT_H
 
-#include "kevin/Rollout/Evaluator.h"
 #include "kevin/Rollout/Policy.h"
 #include "kevin/Rollout/Prompt.h"
+#include "kevin/Rollout/StagePipeline.h"
 #include "kevin/Support/Error.h"
 
 #include <string>
@@ -65,7 +65,7 @@ struct RolloutSummary {
 Expected<RolloutSummary> runRollout(const RolloutOptions &Options,
                                     const PromptTemplates &Templates,
                                     Policy &ThePolicy,
-                                    const PipelineEvaluator &Evaluator);
+                                    const StagePipeline &Pipeline);
 
 } // namespace kevin
 

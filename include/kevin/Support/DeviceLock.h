@@ -12,9 +12,9 @@
 #ifndef KEVIN_SUPPORT_DEVICELOCK_H
 #define KEVIN_SUPPORT_DEVICELOCK_H
 
+#include "kevin/Support/Clock.h"
 #include "kevin/Support/Error.h"
 
-#include <chrono>
 #include <optional>
 #include <string>
 
@@ -26,6 +26,7 @@ std::string defaultLockDir();
 /// The file name of Device's lock: "cuda" is "cuda:0"; a CUDA index is
 /// mapped through CUDA_VISIBLE_DEVICES (Visible) when that lists it, so that
 /// processes that see the same GPU under different indices share one lock.
+/// "cpu", and a name that is not a device, is its own lock name.
 std::string deviceLockName(const std::string &Device,
                            const std::string &Visible);
 
@@ -66,7 +67,6 @@ public:
 private:
   DeviceLock(std::string Path, int LockFd, int TurnstileFd)
       : Path(std::move(Path)), LockFd(LockFd), TurnstileFd(TurnstileFd) {}
-  using Clock = std::chrono::steady_clock;
   enum class Hold { None, Shared, Waiting, Exclusive };
   /// Ends a wait of the try* steps, counting it.
   void endWait();
@@ -75,7 +75,7 @@ private:
   int TurnstileFd = -1;
   Hold State = Hold::None;
   double WaitedSeconds = 0; ///< finished waits
-  std::optional<Clock::time_point> WaitSince; ///< of the try* steps
+  std::optional<SteadyClock::time_point> WaitSince; ///< of the try* steps
 };
 
 } // namespace kevin

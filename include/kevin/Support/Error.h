@@ -37,6 +37,15 @@ struct SourceLocation {
   unsigned Column = 0;
 };
 
+/// What sort of failure an Error is, for callers that react to some of them
+/// (a missing candidate file) without comparing message texts.
+enum class ErrorKind {
+  Other,        ///< Anything not classified below.
+  FileAccess,   ///< A file could not be opened, read or written.
+  InvalidInput, ///< The input (a file, an option value) is malformed.
+  Internal,     ///< A failure of kevin itself or of its environment.
+};
+
 /// A failure: a lowercase message without a trailing period, where it
 /// happened when known. A default-constructed Error means success.
 class [[nodiscard]] Error {
@@ -44,29 +53,37 @@ public:
   Error() = default;
   static Error success() { return Error(); }
   /// A failure with no location.
-  static Error make(std::string Message) {
-    return Error(std::move(Message), SourceLocation());
+  static Error make(std::string Message, ErrorKind Kind = ErrorKind::Other) {
+    return Error(std::move(Message), SourceLocation(), Kind);
   }
   /// A failure about a whole file: printed as `'path': message`.
-  static Error inFile(std::string Path, std::string Message) {
-    return Error(std::move(Message), SourceLocation{std::move(Path), 0, 0});
+  static Error inFile(std::string Path, std::string Message,
+                      ErrorKind Kind = ErrorKind::Other) {
+    return Error(std::move(Message), SourceLocation{std::move(Path), 0, 0},
+                 Kind);
   }
   /// A failure at a position: printed as `path:line:col: message`.
-  static Error at(SourceLocation Loc, std::string Message) {
-    return Error(std::move(Message), std::move(Loc));
+  static Error at(SourceLocation Loc, std::string Message,
+                  ErrorKind Kind = ErrorKind::Other) {
+    return Error(std::move(Message), std::move(Loc), Kind);
   }
 
   /// True when this is a failure.
   explicit operator bool() const { return Failed; }
   const std::string &message() const { return Message; }
   const SourceLocation &location() const { return Loc; }
-  /// Returns a copy with `Context: ` prepended to the message.
+  /// The sort of failure; Other for success.
+  ErrorKind kind() const { return Kind; }
+  /// Returns a copy with `Context: ` prepended to the message (same location
+  /// and kind).
   Error withContext(const std::string &Context) const;
 
 private:
-  Error(std::string Message, SourceLocation Loc)
-      : Failed(true), Message(std::move(Message)), Loc(std::move(Loc)) {}
+  Error(std::string Message, SourceLocation Loc, ErrorKind Kind)
+      : Failed(true), Kind(Kind), Message(std::move(Message)),
+        Loc(std::move(Loc)) {}
   bool Failed = false;
+  ErrorKind Kind = ErrorKind::Other;
   std::string Message;
   SourceLocation Loc;
 };

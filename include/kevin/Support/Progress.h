@@ -8,7 +8,8 @@
 #ifndef KEVIN_SUPPORT_PROGRESS_H
 #define KEVIN_SUPPORT_PROGRESS_H
 
-#include <chrono>
+#include "kevin/Support/Clock.h"
+
 #include <cstddef>
 #include <mutex>
 #include <ostream>
@@ -43,7 +44,7 @@ private:
   std::ostream &Out;
   bool Enabled;
   bool Finished = false;
-  std::chrono::steady_clock::time_point Start, LastDraw;
+  SteadyClock::time_point Start, LastDraw;
   mutable std::mutex Lock;
 };
 

@@ -1,0 +1,132 @@
+//===-- CallTimer.cpp - time one forward call -----------------------------===//
+//
+// CUDA events and the device-wide synchronize through the runtime torch
+// loaded (CudaRuntime.h), the L2 flush and persisting-L2 reset before each
+// call, the wall clock on the CPU, the thread census after each call.
+//
+//===----------------------------------------------------------------------===//
+#include "CallTimer.h"
+#include "kevin/Support/Clock.h"
+#include "kevin/Support/Device.h"
+
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <algorithm>
+#include <dirent.h>
+#include <thread>
+
+namespace kevin {
+namespace worker {
+
+unsigned threadCount() {
+  DIR *D = ::opendir("/proc/self/task");
+  if (!D)
+    return 0;
+  unsigned N = 0;
+  while (struct dirent *E = ::readdir(D))
+    N += E->d_name[0] != '.';
+  ::closedir(D);
+  return N;
+}
+
+std::vector<at::Tensor> outputTensors(const py::object &Out) {
+  std::vector<py::handle> Items;
+  if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out))
+    for (py::handle H : Out)
+      Items.push_back(H);
+  else
+    Items.push_back(Out);
+  std::vector<at::Tensor> Tensors;
+  for (py::handle H : Items) {
+    if (!THPVariable_CheckExact(H.ptr()))
+      throw std::runtime_error("TypeError: forward returned something other "
+                               "than a plain torch.Tensor");
+    Tensors.push_back(fromPython(H).detach());
+  }
+  return Tensors;
+}
+
+Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
+                                      const std::string &Device,
+                                      size_t FlushBytes, Json &Environment) {
+  CallTimer T;
+  T.Cuda = isCudaDevice(Device);
+  Environment = Json::parse(
+      Prelude.attr("to_json")(Prelude.attr("device_info")(Device))
+          .cast<std::string>());
+  if (!T.Cuda)
+    return T;
+  Expected<CudaRuntime> Rt = CudaRuntime::find();
+  if (!Rt)
+    return Rt.error();
+  T.Runtime = *Rt;
+  T.Stream = reinterpret_cast<CudaRuntime::Stream>(
+      Prelude.attr("use_timing_stream")(Device).cast<uintptr_t>());
+  // Before any candidate code: a limit the device starts with, or keeps
+  // through a reset, is the machine's, not the candidate's.
+  Environment["l2_persisting_limit_at_start"] = T.Runtime->persistingL2Limit();
+  T.Runtime->resetPersistingL2(0);
+  T.PersistingFloor = T.Runtime->persistingL2Limit();
+  Environment["l2_persisting_limit_floor"] = T.PersistingFloor;
+  if (!FlushBytes)
+    FlushBytes = std::max<size_t>(
+        2 * Environment.value("l2_bytes", size_t(0)), size_t(256) << 20);
+  Environment["l2_flush_bytes"] = FlushBytes;
+  T.Flush = at::empty({static_cast<int64_t>(FlushBytes / 4)},
+                      at::TensorOptions()
+                          .dtype(at::kFloat)
+                          .device(at::Device(Device)));
+  for (CudaRuntime::Event *E : {&T.Start, &T.EndStream, &T.EndDevice})
+    *E = T.Runtime->createEvent();
+  return T;
+}
+
+CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
+                                  bool Snapshot) {
+  Sample S;
+  if (Cuda) {
+    // Idle device, then the flush queued ahead of Start: the flush is
+    // outside the timed region, and the GPU is busy with it while the
+    // host launches forward, so launch latency is hidden as it is in
+    // triton's do_bench.
+    PersistingResets += Runtime->resetPersistingL2(PersistingFloor);
+    Runtime->synchronizeDevice();
+    Flush.zero_();
+  }
+  auto HostStart = SteadyClock::now();
+  if (Cuda)
+    Runtime->record(Start, Stream);
+  S.Out = Fn(*Args);
+  if (Cuda)
+    Runtime->record(EndStream, Stream);
+  auto Returned = SteadyClock::now();
+  S.Threads = threadCount();
+  if (Snapshot)
+    for (const at::Tensor &T : outputTensors(S.Out))
+      S.Early.push_back(T.clone()); // on the timing stream, in order
+  if (!Cuda) {
+    S.Ms = S.SyncedMs = S.HostMs =
+        std::chrono::duration<double, std::milli>(Returned - HostStart)
+            .count();
+    return S;
+  }
+  if (!Runtime->synchronizeDevice())
+    throw std::runtime_error("CUDA error: the device reported an error "
+                             "after forward (cudaDeviceSynchronize)");
+  Runtime->record(EndDevice, Stream);
+  S.Ms = Runtime->elapsedMilliseconds(Start, EndStream);
+  S.SyncedMs = Runtime->elapsedMilliseconds(Start, EndDevice);
+  S.HostMs = secondsSince(HostStart) * 1e3;
+  return S;
+}
+
+void CallTimer::settle(double Ms) {
+  py::gil_scoped_release Release; // a Python late writer may run meanwhile
+  std::this_thread::sleep_for(
+      std::chrono::microseconds(static_cast<long>(Ms * 1000)));
+  if (Cuda)
+    Runtime->synchronizeDevice();
+}
+
+} // namespace worker
+} // namespace kevin

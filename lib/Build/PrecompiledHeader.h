@@ -1,0 +1,51 @@
+//===-- PrecompiledHeader.h - precompiled headers in the cache --*- C++ -*-===//
+//
+// Private to lib/Build: g++'s precompiled headers of torch/extension.h and
+// of kevin's minimal binding set, built once per flag set into the cache
+// under an flock and shared by every later build.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KEVIN_LIB_BUILD_PRECOMPILEDHEADER_H
+#define KEVIN_LIB_BUILD_PRECOMPILEDHEADER_H
+
+#include "kevin/Build/Builder.h"
+
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+/// A precompiled header kevin keeps in the cache.
+struct PchRecipe {
+  std::string FileName; ///< The header's name in its cache directory.
+  std::string Text;     ///< What the header includes.
+  /// kevin's header texts it reads (in the cache key, with the flags).
+  std::string KeyText;
+  /// Where those are, in the build's private directory (not in the key).
+  std::vector<std::string> IncludeFlags;
+};
+
+/// kevin's headers for precompiled headers: torch's own torch/extension.h,
+/// and the minimal binding set (written to BindingDir) for split binding
+/// units.
+PchRecipe torchExtensionPch();
+PchRecipe minimalBindingPch(const std::string &BindingDir);
+
+/// The path of the header in the cache directory of a precompiled header
+/// for these flags (its .gch beside it, once built).
+std::string pchHeaderPath(const std::vector<std::string> &Flags,
+                          const TorchToolchain &T, const BuildOptions &Options,
+                          const PchRecipe &Recipe);
+
+/// Returns the path of a usable precompiled header for these flags,
+/// building it under a file lock when missing; empty when it cannot be
+/// had. Unless Wait, it does not wait for another process's build of it:
+/// it returns empty at once.
+std::string precompiledHeader(const std::vector<std::string> &Flags,
+                              const TorchToolchain &T,
+                              const BuildOptions &Options,
+                              const PchRecipe &Recipe, bool Wait);
+
+} // namespace kevin
+
+#endif // KEVIN_LIB_BUILD_PRECOMPILEDHEADER_H

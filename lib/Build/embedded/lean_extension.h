@@ -1,0 +1,3 @@
+// kevin's lean torch/extension.h for CUDA units (lib/Build/Builder.cpp)
+#pragma once
+#include <torch/types.h>

@@ -1,0 +1,85 @@
+//===-- EmbeddedPython.cpp - the workers' embedded interpreter ------------===//
+//
+// Embedded CPython (pybind11) + LibTorch. Python objects are turned into
+// at::Tensor with THPVariable_Unpack and every check that matters (exact
+// tensor type, storage aliasing, copies to CPU, the files written) is done
+// in C++, out of reach of candidate Python code. Python helpers come from
+// WorkerPrelude.py, run before any task or candidate code.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/WorkerSupport.h"
+
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <unistd.h>
+
+namespace kevin {
+namespace worker {
+
+static const char *PreludeSource =
+#include "WorkerPrelude.inc"
+    ;
+
+/// Starts the interpreter with torch importable and the prelude run.
+py::module_ startPython() {
+  py::module_ Sys = py::module_::import("sys");
+  Sys.attr("argv") = py::make_tuple("kevin-worker");
+  Sys.attr("dont_write_bytecode") = true;
+#ifdef KEVIN_TORCH_SITE_DIR
+  // A venv's torch is not on the embedded interpreter's default path.
+  py::list Path = Sys.attr("path");
+  Path.insert(0, KEVIN_TORCH_SITE_DIR);
+#endif
+  py::module_ Prelude = py::reinterpret_borrow<py::module_>(
+      py::module_::import("types").attr("ModuleType")("_kevin_prelude"));
+  Sys.attr("modules")["_kevin_prelude"] = Prelude;
+  py::exec(PreludeSource, Prelude.attr("__dict__"));
+  return Prelude;
+}
+
+TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch) {
+  Json T = Json::parse(
+      Prelude.attr("to_json")(Prelude.attr("toolchain")()).cast<std::string>());
+  TorchToolchain Tc;
+  for (const Json &D : T["include_dirs"])
+    Tc.IncludeDirs.push_back(D.get<std::string>());
+  Tc.PythonIncludeDir = T["python_include"].get<std::string>();
+  Tc.TorchLibDir = T["lib_dir"].get<std::string>();
+  Tc.TorchVersion = T["version"].get<std::string>();
+  Tc.CxxAbi = T["cxx_abi"].get<bool>();
+  for (const Json &D : T["pybind11_defines"])
+    Tc.Pybind11Defines.push_back(D.get<std::string>());
+  Tc.CudaHome = T["cuda_home"].get<std::string>();
+  if (!Tc.CudaHome.empty() &&
+      ::access((Tc.CudaHome + "/bin/nvcc").c_str(), X_OK) == 0)
+    Tc.Nvcc = Tc.CudaHome + "/bin/nvcc";
+  if (!Arch.empty())
+    Tc.CudaArch = Arch;
+  else if (!T["cuda_arch"].get<std::string>().empty())
+    Tc.CudaArch = T["cuda_arch"].get<std::string>();
+  return Tc;
+}
+
+py::object toPython(const at::Tensor &T) {
+  return py::reinterpret_steal<py::object>(THPVariable_Wrap(T));
+}
+
+at::Tensor fromPython(const py::handle &H) {
+  return THPVariable_Unpack(H.ptr());
+}
+
+/// Builds the positional arguments of a trial from its layout and tensors.
+py::list trialArguments(py::module_ &Prelude, const Json &Layout,
+                        const std::vector<at::Tensor> &Tensors) {
+  py::list Args;
+  for (const Json &Slot : Layout) {
+    if (Slot.contains("tensor"))
+      Args.append(toPython(Tensors.at(Slot["tensor"].get<size_t>())));
+    else
+      Args.append(Prelude.attr("from_json")(Slot["value"].dump()));
+  }
+  return Args;
+}
+
+} // namespace worker
+} // namespace kevin

@@ -1,0 +1,311 @@
+//===-- Judge.cpp - judge one candidate -----------------------------------===//
+//
+// Process model: the reference worker and the candidate worker start
+// together; the candidate worker imports the candidate (building its
+// extensions) and waits; the reference outputs are loaded into this process
+// (their files deleted), the inputs linked into a fresh directory and the
+// task sent on the candidate's stdin; it runs the trials; comparison here.
+// A worker that dies, hangs, exits early or writes an unattested result is
+// classified from how it ended and the last stage it reported in its
+// progress file; a missing result is never a pass.
+//
+// A Judgement runs the phases in order, each a method below; the workers
+// are in ReferenceRun.cpp and CandidateRun.cpp, the secrets in
+// TrialPlan.cpp, the comparison in Comparison.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Exec/Judge.h"
+#include "CandidateRun.h"
+#include "Comparison.h"
+#include "ReferenceRun.h"
+#include "TrialPlan.h"
+#include "kevin/Exec/CandidateInput.h"
+#include "kevin/Exec/Outcome.h"
+#include "kevin/Exec/WorkerProcess.h"
+#include "kevin/Support/Clock.h"
+#include "kevin/Support/DeviceLock.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kevin {
+
+namespace {
+
+/// The judging of one candidate. run() calls the phases in order; a phase
+/// either fails (kevin could not do its job: an Error), decides the verdict
+/// early (Decided: the phases left are skipped), or hands on to the next.
+class Judgement {
+public:
+  Judgement(const Candidate &C, const JudgeOptions &Options)
+      : C(C), Options(Options) {}
+  Expected<Verdict> run();
+
+private:
+  Error prepare();
+  void startWorkers();
+  Error handOutSecrets();
+  Error awaitReference();
+  void handTaskToCandidate();
+  Error awaitCandidate();
+  void compare();
+
+  /// The run section of a candidate that failed before the comparison.
+  void failRun(Stage S, Outcome O, const std::string &Message);
+  /// The build section of a candidate that was never judged.
+  void notJudged(const char *OutcomeName, const std::string &Why);
+
+  const Candidate &C;
+  const JudgeOptions &Options;
+  SteadyClock::time_point Start;
+  Verdict V;
+  bool Decided = false;
+  // The members below are destroyed bottom up: the workers' processes end
+  // (their futures wait for them) before the device lock is released and
+  // the temporary directories are removed.
+  std::optional<TempDir> Root;
+  std::string RefDir, CandDir, CandidatePath, Display, CacheDir;
+  std::optional<DeviceLock> DeviceHold;
+  TrialPlan Plan;
+  double DeviceWait = 0;
+  /// The candidate's inputs directory, a fresh name in CandDir.
+  std::string InputsName;
+  ReferenceRun Reference;
+  CandidateRun CandidateWorker;
+  WorkerVerdict Ran;
+};
+
+Expected<Verdict> Judgement::run() {
+  Start = SteadyClock::now();
+  guardFromCandidates();
+  if (Error E = prepare())
+    return E;
+  Expected<TrialPlan> Drawn = TrialPlan::draw(Options);
+  if (!Drawn)
+    return Drawn.error();
+  Plan = std::move(*Drawn);
+  startWorkers();
+  if (Error E = handOutSecrets())
+    return E;
+  if (!Options.BuildOnly) {
+    if (Error E = awaitReference())
+      return E;
+    if (!Decided)
+      handTaskToCandidate();
+  }
+  if (!Decided)
+    if (Error E = awaitCandidate())
+      return E;
+  if (!Decided)
+    compare();
+  return V;
+}
+
+/// The temporary directories, the candidate's file, the build cache and the
+/// device's lock (not held yet).
+Error Judgement::prepare() {
+  if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
+    return Error::inFile(Options.WorkerPath,
+                         "cannot find the kevin-worker executable");
+  Expected<TempDir> Made = TempDir::create();
+  if (!Made)
+    return Made.error();
+  Root.emplace(std::move(*Made));
+  Root->Keep = Options.KeepTemporaries;
+  RefDir = Root->path() + "/reference";
+  CandDir = Root->path() + "/candidate";
+  for (const std::string &D : {RefDir, CandDir})
+    if (::mkdir(D.c_str(), 0700) != 0)
+      return Error::inFile(D, std::string("cannot create directory: ") +
+                                  std::strerror(errno));
+
+  Expected<std::string> File = candidateFile(C, Root->path());
+  if (!File)
+    return File.error();
+  CandidatePath = *File;
+  Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
+  CacheDir = Options.CacheDir;
+  // It must exist before the worker keeps it through its cover.
+  std::error_code Ignored;
+  std::filesystem::create_directories(CacheDir, Ignored);
+
+  // The device is shared with other correctness runs, never with a timing
+  // loop (kevin-bench holds it alone). It is held from the moment the
+  // reference gets its seeds (its process start, torch's import and the
+  // task's run before, off the device) until both workers have ended.
+  if (!Options.BuildOnly) {
+    Expected<DeviceLock> Lock =
+        DeviceLock::open(Options.Device, Options.LockDir);
+    if (!Lock)
+      return Lock.error();
+    DeviceHold.emplace(std::move(*Lock));
+  }
+  return Error::success();
+}
+
+/// The reference (trusted, never sees the candidate) and the candidate's
+/// worker start together and set up (Python, torch, the task) while this
+/// process waits for the device. One candidate process per evaluation.
+void Judgement::startWorkers() {
+  if (!Options.BuildOnly)
+    Reference.start(Options, C.TaskPath, RefDir, CacheDir, Plan.Draws);
+  CandidateWorker.start(Options, CandidatePath, Display, CandDir, CacheDir,
+                        Plan.Nonce);
+}
+
+/// Once the device is held the reference gets its seeds and makes the
+/// inputs and outputs, and the candidate's worker its nonce: it imports the
+/// candidate, building its extensions, and waits for its task on stdin.
+Error Judgement::handOutSecrets() {
+  if (Options.BuildOnly)
+    return Error::success();
+  if (Error Held = DeviceHold->lockShared()) {
+    Reference.abandon();
+    CandidateWorker.giveUp();
+    return Held;
+  }
+  DeviceWait = DeviceHold->waitedSeconds();
+  Reference.sendSeeds(Plan.referenceSecrets(Options));
+  CandidateWorker.sendNonce();
+  return Error::success();
+}
+
+/// The reference's results: its record, then its output files, opened and
+/// read in the background while the candidate runs.
+Error Judgement::awaitReference() {
+  Expected<SubprocessResult> Ended = Reference.wait();
+  if (!Ended) {
+    CandidateWorker.giveUp();
+    return Ended.error();
+  }
+  if (std::optional<std::string> Why = Reference.failure(*Ended)) {
+    CandidateWorker.giveUp();
+    V.ReferenceFailed = true;
+    notJudged("reference-error", "the reference failed");
+    failRun(Stage::Run, Outcome::ReferenceError,
+            "'" + C.TaskPath + "': " + *Why);
+    Decided = true;
+    return Error::success();
+  }
+  // A fresh directory the candidate could not have prepared.
+  Expected<std::string> Hex = randomHex(8);
+  if (!Hex) {
+    CandidateWorker.giveUp();
+    return Hex.error();
+  }
+  InputsName = "inputs-" + *Hex;
+  if (Error Failed = Reference.openOutputs(Plan.Draws)) {
+    CandidateWorker.giveUp();
+    return Failed;
+  }
+  return Error::success();
+}
+
+/// The candidate's task: its inputs, linked into a fresh directory, and
+/// what to run on its stdin.
+void Judgement::handTaskToCandidate() {
+  std::string Handoff =
+      CandidateWorker.handOff(RefDir, InputsName, Reference.Record, Plan);
+  if (Handoff.empty())
+    return;
+  CandidateWorker.giveUp();
+  failRun(Stage::Load, Outcome::InvalidResult,
+          "could not hand the inputs to the candidate's worker (its "
+          "directory was changed): " +
+              Handoff);
+  notJudged("invalid-result", "its directory was changed");
+  Decided = true;
+}
+
+/// The candidate's verdict: build, then run, from how its worker ended.
+Error Judgement::awaitCandidate() {
+  Expected<SubprocessResult> Ended = CandidateWorker.wait();
+  if (Error Failed = Reference.awaitOutputs())
+    return Failed;
+  if (!Ended)
+    return Ended.error();
+  // Both workers have ended; the comparison needs no device.
+  DeviceHold.reset();
+  Ran = CandidateWorker.classify(*Ended);
+  V.Build = buildSection(Ran, Options.MaxMessageBytes);
+  V.BuildOk = V.Build["ok"].get<bool>();
+  if (Options.BuildOnly) {
+    if (Ran.Result_ == Outcome::Ok)
+      V.BuildOk = true;
+    Decided = true;
+    return Error::success();
+  }
+  if (Ran.Result_ != Outcome::Ok) {
+    failRun(Ran.StageReached, Ran.Result_, Ran.Message);
+    V.Run["seconds"]["reference"] = Reference.Seconds;
+    Decided = true;
+  }
+  return Error::success();
+}
+
+/// Compares, in this process.
+void Judgement::compare() {
+  // The result came from the candidate's process: a field of the wrong type
+  // makes the result invalid, never the tool fail.
+  try {
+    auto CompareStart = SteadyClock::now();
+    V.Correct =
+        compareWithReference(Options, Reference.Record, Reference.Outputs,
+                             Ran.Result, CandDir, V.Run);
+    double Load = Ran.Result.contains("seconds")
+                      ? Ran.Result["seconds"].value("load", 0.0)
+                      : 0.0;
+    double RunSeconds = Ran.Result.contains("seconds")
+                            ? Ran.Result["seconds"].value("run", 0.0)
+                            : 0.0;
+    V.Run["seconds"] = {{"device_wait", DeviceWait},
+                        {"reference", Reference.Seconds},
+                        {"load", Load},
+                        {"run", RunSeconds},
+                        {"compare", secondsSince(CompareStart)},
+                        {"total", secondsSince(Start)}};
+  } catch (const Json::exception &E) {
+    V.Correct = false;
+    failRun(Stage::Compare, Outcome::InvalidResult,
+            std::string("the worker's result is malformed: ") + E.what());
+  }
+}
+
+void Judgement::failRun(Stage S, Outcome O, const std::string &Message) {
+  V.Run["correct"] = false;
+  V.Run["stage"] = stageName(S);
+  V.Run["outcome"] = outcomeName(O);
+  V.Run["message"] = truncated(Message, Options.MaxMessageBytes);
+  V.Run["device"] = Options.Device;
+  V.Run["trials"] = Json::array();
+  V.Run["seconds"] = {{"total", secondsSince(Start)}};
+}
+
+void Judgement::notJudged(const char *OutcomeName, const std::string &Why) {
+  V.Build = Json{{"ok", false},
+                 {"outcome", OutcomeName},
+                 {"message", "not judged: " + Why},
+                 {"cache_hit", false},
+                 {"seconds", 0},
+                 {"extensions", Json::array()}};
+}
+
+} // namespace
+
+Expected<Verdict> judgeCandidate(const Candidate &C,
+                                 const JudgeOptions &Options) {
+  try {
+    return Judgement(C, Options).run();
+  } catch (const std::exception &E) {
+    return Error::make(
+        std::string("internal error while judging '") +
+        (C.CandidatePath.empty() ? C.DisplayName : C.CandidatePath) +
+        "': " + E.what());
+  }
+}
+
+} // namespace kevin
