@@ -50,3 +50,32 @@ function(kevin_add_unittest area)
   kevin_apply_conventions(${name} OFF)
   set_property(GLOBAL APPEND PROPERTY KEVIN_UNITTESTS ${name})
 endfunction()
+
+# kevin_embed_files(<name>.inc BASE <dir> FILES <path>... [DELIMITER <tag>]
+#                   [STRIP_EXTENSION])
+# Writes <name>.inc in the current binary directory: one line
+# `{"key", R"tag(text)tag"},` per file, its text the file's bytes as they are
+# and its key the path relative to BASE (its name without the extension, with
+# STRIP_EXTENSION). Editing a file re-runs CMake; the .inc is rewritten only
+# when its text changed.
+function(kevin_embed_files output)
+  cmake_parse_arguments(ARG "STRIP_EXTENSION" "BASE;DELIMITER" "FILES" ${ARGN})
+  if(NOT ARG_DELIMITER)
+    set(ARG_DELIMITER KEVINH)
+  endif()
+  set(entries "")
+  foreach(path ${ARG_FILES})
+    set(absolute ${ARG_BASE}/${path})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${absolute})
+    file(READ ${absolute} text)
+    set(key ${path})
+    if(ARG_STRIP_EXTENSION)
+      get_filename_component(key ${path} NAME_WE)
+    endif()
+    string(APPEND entries
+      "{\"${key}\", R\"${ARG_DELIMITER}(${text})${ARG_DELIMITER}\"},\n")
+  endforeach()
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${output}.tmp "${entries}")
+  configure_file(${CMAKE_CURRENT_BINARY_DIR}/${output}.tmp
+    ${CMAKE_CURRENT_BINARY_DIR}/${output} COPYONLY)
+endfunction()

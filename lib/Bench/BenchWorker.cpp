@@ -458,11 +458,7 @@ int CandidateWorker::finish(Stage S, Outcome O, const std::string &Message) {
 } // namespace
 
 int runBenchCandidateWorker(const WorkerOptions &Options) {
-  WorkerIsolation Isolation =
-      Options.UseNamespaces
-          ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
-                          Options.PrivateDirs, Options.KeptPaths)
-          : WorkerIsolation();
+  WorkerIsolation Isolation = isolateCandidateWorker(Options);
   CandidateWorker Worker(Options);
   return Worker.run(Isolation);
 }

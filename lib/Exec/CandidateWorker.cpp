@@ -273,11 +273,7 @@ PhaseEnd CandidateSession::constructModel() {
 using namespace worker;
 
 int runCandidateWorker(const WorkerOptions &Options) {
-  WorkerIsolation Isolation =
-      Options.UseNamespaces
-          ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
-                          Options.PrivateDirs, Options.KeptPaths)
-          : WorkerIsolation();
+  WorkerIsolation Isolation = isolateCandidateWorker(Options);
   CandidateWorker Worker(Options, Isolation);
   // Never finalized: the process ends with _Exit right after reporting (see
   // kevin-worker.cpp), so neither candidate atexit code nor the teardown of

@@ -429,6 +429,13 @@ WorkerIsolation isolateWorker(bool Network,
   return Result;
 }
 
+WorkerIsolation isolateCandidateWorker(const WorkerOptions &Options) {
+  return Options.UseNamespaces
+             ? isolateWorker(Options.IsolateNetwork, Options.HiddenDirs,
+                             Options.PrivateDirs, Options.KeptPaths)
+             : WorkerIsolation();
+}
+
 } // namespace worker
 
 void endWorkerProcess(int Code) {

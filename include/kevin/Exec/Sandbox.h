@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace kevin {
+struct WorkerOptions;
 namespace worker {
 
 /// What isolateWorker achieved.
@@ -32,6 +33,10 @@ WorkerIsolation isolateWorker(bool Network,
                               const std::vector<std::string> &Hidden,
                               const std::vector<std::string> &Private = {},
                               const std::vector<std::string> &Kept = {});
+
+/// isolateWorker with a candidate worker's options (its hidden, private and
+/// kept paths); no isolation at all without namespaces (UseNamespaces).
+WorkerIsolation isolateCandidateWorker(const WorkerOptions &Options);
 
 } // namespace worker
 } // namespace kevin
