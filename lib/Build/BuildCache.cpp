@@ -70,11 +70,8 @@ void rememberFailure(const std::string &CacheDir, const CacheEntry &Entry,
   std::string Stored = Output;
   for (size_t P; (P = Stored.find(Dir)) != std::string::npos;)
     Stored.replace(P, Dir.size(), BuildDirToken);
-  // Not fs::writeFileAtomically: its temporary name holds the process id,
-  // which every candidate worker shares in its own PID namespace.
-  std::string Tmp = Entry.FailFile + ".tmp." + uniqueTag();
-  if (!writeFile(Tmp, Stored))
-    ::rename(Tmp.c_str(), Entry.FailFile.c_str());
+  // Best effort: a failure that is not remembered is built again.
+  (void)fs::writeFileAtomically(Entry.FailFile, Stored);
 }
 
 Error publishBuild(const std::string &CacheDir, const CacheEntry &Entry,

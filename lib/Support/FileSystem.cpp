@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/FileSystem.h"
 
-#include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
+#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,6 +75,16 @@ std::string readFileOrEmpty(const std::string &Path) {
   return Text ? std::move(*Text) : std::string();
 }
 
+/// 64 random bits in hex, for names no other process picks.
+static std::string randomTag() {
+  static std::mutex Lock;
+  static std::random_device Entropy;
+  std::lock_guard<std::mutex> Hold(Lock);
+  char Text[17];
+  std::snprintf(Text, sizeof(Text), "%08x%08x", Entropy(), Entropy());
+  return Text;
+}
+
 /// Writes all of Text to Fd, retrying short writes and interruptions.
 static bool writeAll(int Fd, std::string_view Text) {
   while (!Text.empty()) {
@@ -93,11 +105,10 @@ static Error cannotWrite(const std::string &Path, int Errno) {
 }
 
 Error writeFileAtomically(const std::string &Path, std::string_view Text) {
-  // A name no other writer of Path uses (other processes, other threads),
-  // created with the usual 0666 & ~umask like any new file.
-  static std::atomic<unsigned> Counter{0};
-  std::string Temp = Path + ".tmp." + std::to_string(::getpid()) + "." +
-                     std::to_string(Counter++);
+  // A name no other writer of Path uses (other processes, other threads,
+  // processes of other PID namespaces, which share process ids), created
+  // with the usual 0666 & ~umask like any new file.
+  std::string Temp = Path + ".tmp." + randomTag();
   int Fd = ::open(Temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (Fd < 0)
     return cannotWrite(Path, errno);
