@@ -60,7 +60,7 @@ std::optional<std::string> rememberedFailure(const CacheEntry &Entry) {
 
 std::string privateBuildDir(const std::string &CacheDir,
                             const std::string &Key) {
-  return CacheDir + "/tmp/" + Key.substr(0, 16) + "." + uniqueTag() + "/";
+  return CacheDir + "/tmp/" + Key.substr(0, 16) + "." + fs::uniqueTag() + "/";
 }
 
 void rememberFailure(const std::string &CacheDir, const CacheEntry &Entry,

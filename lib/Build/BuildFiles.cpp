@@ -10,21 +10,10 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <mutex>
-#include <random>
 #include <sstream>
 #include <sys/stat.h>
 
 namespace kevin {
-
-std::string uniqueTag() {
-  static std::mutex Lock;
-  static std::random_device Entropy;
-  std::lock_guard<std::mutex> Hold(Lock);
-  char Text[17];
-  std::snprintf(Text, sizeof(Text), "%08x%08x", Entropy(), Entropy());
-  return Text;
-}
 
 bool fileExists(const std::string &Path) {
   struct stat St;

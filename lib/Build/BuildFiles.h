@@ -13,10 +13,6 @@
 
 namespace kevin {
 
-/// A name part no other process or thread picks: candidate workers run in
-/// PID namespaces of their own, where every one of them is process 2, so a
-/// process id alone would collide in the shared cache.
-std::string uniqueTag();
 
 bool fileExists(const std::string &Path);
 

@@ -12,6 +12,7 @@
 #include "BuildFlags.h"
 #include "CompileStep.h"
 #include "TorchHeaders.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Hash.h"
 
 #include <algorithm>
@@ -72,7 +73,7 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
   if (fileExists(Gch)) {
     Result = Header;
   } else if (!writeFile(Header, Recipe.Text)) {
-    std::string Tmp = Gch + ".tmp." + uniqueTag();
+    std::string Tmp = Gch + ".tmp." + fs::uniqueTag();
     Step S;
     S.Argv = {T.Cxx};
     S.Argv.insert(S.Argv.end(), Recipe.IncludeFlags.begin(),

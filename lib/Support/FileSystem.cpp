@@ -75,8 +75,7 @@ std::string readFileOrEmpty(const std::string &Path) {
   return Text ? std::move(*Text) : std::string();
 }
 
-/// 64 random bits in hex, for names no other process picks.
-static std::string randomTag() {
+std::string uniqueTag() {
   static std::mutex Lock;
   static std::random_device Entropy;
   std::lock_guard<std::mutex> Hold(Lock);
@@ -108,7 +107,7 @@ Error writeFileAtomically(const std::string &Path, std::string_view Text) {
   // A name no other writer of Path uses (other processes, other threads,
   // processes of other PID namespaces, which share process ids), created
   // with the usual 0666 & ~umask like any new file.
-  std::string Temp = Path + ".tmp." + randomTag();
+  std::string Temp = Path + ".tmp." + uniqueTag();
   int Fd = ::open(Temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (Fd < 0)
     return cannotWrite(Path, errno);

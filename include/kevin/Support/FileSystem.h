@@ -28,6 +28,11 @@ Expected<std::string> readFileWithSystemMessage(const std::string &Path);
 /// The bytes of Path, or an empty string when it cannot be read.
 std::string readFileOrEmpty(const std::string &Path);
 
+/// 64 random bits in hex: a name part no other process or thread picks.
+/// Candidate workers run in PID namespaces of their own, where every one of
+/// them is process 2, so a process id alone would collide in shared places.
+std::string uniqueTag();
+
 /// Writes Text to a new file in Path's directory and renames it over Path, so
 /// that a reader sees the old file or the whole new one, never a part. On
 /// failure Path is untouched and the temporary file removed; the error is
