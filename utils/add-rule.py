@@ -366,10 +366,10 @@ def rule_doc(rule):
     summary = rule.summary[:1].upper() + rule.summary[1:]
     parts = [
         f"# {rule.id}\n",
-        f"Catalog: **{rule.catalog}** (ANTI-HACKING.md §6). Presets: see "
+        f"Catalog: **{rule.catalog}**. Presets: see "
         "`kevin-check --list-rules` (`strict` enables every rule as an error).\n",
         "## Hacks it targets\n",
-        "The hacks of ANTI-HACKING.md this rule rejects (H-numbers).\n",
+        "The reward hacks this rule rejects, each with a short example.\n",
         "## What it rejects\n",
         f"{summary}.\n",
         "## What it allows (false positives it avoids)\n",
@@ -413,7 +413,7 @@ def main(argv):
     parser.add_argument("name", help="the rule's CamelCase name (GlobalSeed)")
     parser.add_argument("--kind", required=True, choices=sorted(KINDS))
     parser.add_argument("--catalog", required=True,
-                        help="the ANTI-HACKING.md entry (KEVIN-PY-017)")
+                        help="the catalog id (KEVIN-PY-017)")
     parser.add_argument("--summary", required=True,
                         help="what the rule rejects, lowercase, one line")
     parser.add_argument("--id", help="the rule id (default: from NAME)")
