@@ -49,6 +49,8 @@ BUILD=$ROOT/build-gpu
 PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
 JOBS=$(nproc)
 STEPS=${STEPS:-build,precompile,cases,lit,timing,buildbench}
+# cpp-httplib and the Brotli libraries it links, carried (utils/prepare-gpu-carry.sh).
+[ -d "$ROOT/.gpu/lib" ] && export LD_LIBRARY_PATH=$ROOT/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export KEVIN_TASK_PROFILE=small
 # The lit suite's own cache (test/lit.cfg.py), shared by every step.
 export KEVIN_CACHE_DIR=$BUILD/test/kevin-cache
@@ -77,7 +79,7 @@ if ! timeout 300 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Releas
   note "configure: FAILED (see configure.log)"; tail -20 "$OUT/configure.log"; exit 1
 fi
 step "build"
-if ! timeout 420 cmake --build "$BUILD" --target kevin kevin-eval kevin-run kevin-worker kevin-bench kevin-reward -j "$JOBS" > "$OUT/build.log" 2>&1; then
+if ! timeout 420 cmake --build "$BUILD" --target kevin kevin-eval kevin-serve kevin-run kevin-worker kevin-bench kevin-reward -j "$JOBS" > "$OUT/build.log" 2>&1; then
   note "build: FAILED (see build.log)"; grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1
 fi
 note "build: ok in $(elapsed) s"

@@ -29,6 +29,7 @@ PACKAGES=(
   libtomlplusplus-dev     # TOML configuration files
   nlohmann-json3-dev      # JSON Lines records
   libcurl4-openssl-dev    # the OpenAI-compatible policy client
+  libcpp-httplib-dev      # kevin serve's HTTP server
   libssl-dev              # SHA-256 for content-addressed cache keys
   libgtest-dev            # unit tests
 )

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 #===-- prepare-gpu-carry.sh - what the GPU machine lacks, in .gpu/ --------===#
 #
-# The GPU machine has no toml++, lit or FileCheck. This copies them from the
-# CPU machine's Debian packages into the git-ignored .gpu/ (about 26 MiB),
-# which the device call carries (carry: [".gpu"]):
+# The GPU machine has no toml++, cpp-httplib, lit or FileCheck. This copies
+# them from the CPU machine's Debian packages into the git-ignored .gpu/
+# (about 28 MiB), which the device call carries (carry: [".gpu"]):
 #   .gpu/toml++     headers (-DKEVIN_EXTRA_INCLUDE_DIR=.gpu)
+#   .gpu/httplib.h  cpp-httplib's header, and in .gpu/lib its library and
+#                   the Brotli libraries it links (LD_LIBRARY_PATH=.gpu/lib)
 #   .gpu/lit        lit from llvm-14-tools (pure Python)
 #   .gpu/llvm       FileCheck, not, count and the libz3 they link
 #   .gpu/bin        wrappers that find that libz3
@@ -16,6 +18,13 @@ DEST=$ROOT/.gpu
 rm -rf "$DEST"
 mkdir -p "$DEST/llvm" "$DEST/bin"
 cp -r /usr/include/toml++ "$DEST/"
+mkdir -p "$DEST/lib"
+cp /usr/include/httplib.h "$DEST/"
+cp -L /usr/lib/x86_64-linux-gnu/libcpp-httplib.so.0.11 "$DEST/lib/"
+ln -s libcpp-httplib.so.0.11 "$DEST/lib/libcpp-httplib.so"
+for lib in libbrotlidec.so.1 libbrotlienc.so.1 libbrotlicommon.so.1; do
+  cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$DEST/lib/"
+done
 cp -r /usr/lib/llvm-14/build/utils/lit "$DEST/lit"
 for tool in FileCheck not count; do
   cp /usr/lib/llvm-14/bin/$tool "$DEST/llvm/"

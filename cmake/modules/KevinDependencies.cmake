@@ -153,6 +153,31 @@ kevin_resolve_component(CUDA _kevin_cuda_found)
 find_package(CURL QUIET)
 set(KEVIN_HAS_CURL ${CURL_FOUND})
 
+#--- cpp-httplib (kevin serve) ------------------------------------------------
+# Debian's libcpp-httplib-dev splits the library into a header of
+# declarations and libcpp-httplib.so, built with OpenSSL, zlib and Brotli
+# support: the same three definitions must be on every file that includes
+# the header. The GPU machine gets both carried (KEVIN_EXTRA_INCLUDE_DIR and
+# the library beside it).
+find_path(KEVIN_HTTPLIB_INCLUDE_DIR httplib.h HINTS ${KEVIN_EXTRA_INCLUDE_DIR})
+find_library(KEVIN_HTTPLIB_LIBRARY NAMES cpp-httplib
+  HINTS ${KEVIN_EXTRA_INCLUDE_DIR} ${KEVIN_EXTRA_INCLUDE_DIR}/lib)
+if(KEVIN_HTTPLIB_INCLUDE_DIR AND KEVIN_HTTPLIB_LIBRARY)
+  set(KEVIN_HAS_HTTPLIB ON)
+  add_library(kevin_httplib INTERFACE)
+  target_include_directories(kevin_httplib SYSTEM INTERFACE ${KEVIN_HTTPLIB_INCLUDE_DIR})
+  target_compile_definitions(kevin_httplib INTERFACE
+    CPPHTTPLIB_OPENSSL_SUPPORT CPPHTTPLIB_ZLIB_SUPPORT CPPHTTPLIB_BROTLI_SUPPORT)
+  target_link_libraries(kevin_httplib INTERFACE ${KEVIN_HTTPLIB_LIBRARY} Threads::Threads)
+  # A carried library's own dependencies (Brotli) lie beside it.
+  get_filename_component(_kevin_httplib_dir ${KEVIN_HTTPLIB_LIBRARY} DIRECTORY)
+  target_link_options(kevin_httplib INTERFACE "LINKER:-rpath-link,${_kevin_httplib_dir}")
+  set(KEVIN_HTTPLIB_LIBRARIES kevin_httplib)
+else()
+  set(KEVIN_HAS_HTTPLIB OFF)
+  message(STATUS "kevin: cpp-httplib not found; kevin serve is skipped (utils/install-deps.sh installs it)")
+endif()
+
 #--- Test tools ------------------------------------------------------------------
 find_program(KEVIN_LIT NAMES lit.py lit llvm-lit
   HINTS /usr/lib/llvm-14/build/utils/lit /usr/lib/llvm-14/bin)

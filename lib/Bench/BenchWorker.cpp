@@ -204,7 +204,7 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     writeJson(Options.Dir, protocol::BenchReferenceJson, Report);
     return ExitClean;
   };
-  py::initialize_interpreter();
+  startInterpreter();
   try {
     py::module_ Prelude = startPython();
     Expected<py::module_> Task = importTask(Prelude, Options.Task);
@@ -355,7 +355,7 @@ int CandidateWorker::run(const WorkerIsolation &Isolation) {
 }
 
 bool CandidateWorker::setUp() {
-  py::initialize_interpreter();
+  startInterpreter();
   try {
     Prelude = startPython();
     State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);

@@ -111,24 +111,49 @@ Benchmarker::Benchmarker(BenchOptions O) : Options(std::move(O)) {
 
 Benchmarker::~Benchmarker() = default;
 
-Expected<Benchmarker::ReferenceRun *>
+size_t Benchmarker::referencesKept() const {
+  std::lock_guard<std::mutex> Hold(Guard);
+  return References.size();
+}
+
+/// The task's kept reference, counted as used once more; none when there is
+/// none or it is due to be timed again. With Guard held.
+std::shared_ptr<Benchmarker::ReferenceRun>
+Benchmarker::cachedReference(const std::string &TaskPath) {
+  auto Found = References.find(TaskPath);
+  if (Found == References.end())
+    return nullptr;
+  ReferenceRun &Ref = *Found->second;
+  bool Worn = Options.ReferenceReuseLimit > 0 &&
+              Ref.Uses >= Options.ReferenceReuseLimit;
+  bool Stale = Options.ReferenceMaxAgeSeconds > 0 &&
+               secondsSince(Ref.TimedAt) > Options.ReferenceMaxAgeSeconds;
+  if (Worn || Stale) {
+    References.erase(Found);
+    return nullptr;
+  }
+  ++Ref.Uses;
+  return Found->second;
+}
+
+Expected<std::shared_ptr<Benchmarker::ReferenceRun>>
 Benchmarker::reference(const std::string &TaskPath,
                        std::function<bool()> MayStart,
                        std::function<bool()> MayTime,
                        std::function<double()> DeviceWaiting) {
-  auto Found = References.find(TaskPath);
-  if (Found != References.end())
-    return Found->second.get();
+  std::lock_guard<std::mutex> Hold(Guard);
+  if (std::shared_ptr<ReferenceRun> Kept = cachedReference(TaskPath))
+    return Kept;
   Expected<TempDir> Dir = TempDir::create("kevin-bench");
   if (!Dir)
     return Dir.error();
-  auto Run = std::make_unique<ReferenceRun>(std::move(*Dir));
+  auto Run = std::make_shared<ReferenceRun>(std::move(*Dir));
   Run->Dir.Keep = Options.KeepTemporaries;
   const std::string &Path = Run->Dir.path();
 
   Json Secrets = timingPlan(Options);
   // Sets of different tasks come from different seeds of the one secret.
-  uint64_t TaskSecret = trialSeed(Secret, 1000003u * (References.size() + 1));
+  uint64_t TaskSecret = trialSeed(Secret, 1000003u * ++ReferencesMade);
   Json Seeds = Json::array();
   for (unsigned N = 0; N < Options.PoolSize + Options.Audits; ++N)
     Seeds.push_back(trialSeed(TaskSecret, N));
@@ -143,6 +168,7 @@ Benchmarker::reference(const std::string &TaskPath,
                   {"--task", TaskPath, "--baseline", Options.Baseline});
   Ref.Environment = workerEnvironment(Path, Options.CacheDir);
   Ref.WorkingDirectory = Path;
+  Ref.Launcher = Options.Launcher;
   // The secrets once the device is held shared; the device is asked for
   // alone only once the worker's set-up (inputs, audit outputs) is done: the
   // exclusive window holds timing loops only.
@@ -193,9 +219,10 @@ Benchmarker::reference(const std::string &TaskPath,
     Run->AuditFiles.push_back(std::move(*Opened));
   }
   Run->Report = std::move(Report);
-  ReferenceRun *Raw = Run.get();
-  References[TaskPath] = std::move(Run);
-  return Raw;
+  Run->TimedAt = SteadyClock::now();
+  Run->Uses = 1;
+  References[TaskPath] = Run;
+  return Run;
 }
 
 Benchmarker::CandidateRun::CandidateRun(const Candidate &C,
@@ -257,6 +284,7 @@ void Benchmarker::CandidateRun::startWorker() {
   Run.Argv.insert(Run.Argv.end(), Cover.begin(), Cover.end());
   Run.Environment = workerEnvironment(WorkDir, Options.CacheDir);
   Run.WorkingDirectory = WorkDir;
+  Run.Launcher = Options.Launcher;
   Run.StdinLater = {[Handoff = Handoff] { return Handoff->poll(); }};
   // Its limit counts from the plan; the reference's wait has its own.
   Run.StopWhen = [Handoff = Handoff, Limit = Options.TimeoutSeconds] {
@@ -318,7 +346,12 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   CandidateRun Run(C, Options);
   if (Error E = Run.makeDirectories())
     return E;
-  if (Error E = Run.drawPlan(trialSeed(Secret, 7000000u + CandidatesTimed++)))
+  unsigned Number;
+  {
+    std::lock_guard<std::mutex> Hold(Guard);
+    Number = CandidatesTimed++;
+  }
+  if (Error E = Run.drawPlan(trialSeed(Secret, 7000000u + Number)))
     return E;
   Run.V.Bench["environment"] = hostEnvironment(Options.Device);
 
@@ -343,7 +376,7 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
             SteadyClock::now() - Start > std::chrono::minutes(1)) &&
            Device.tryLockExclusive();
   };
-  Expected<ReferenceRun *> RefOrErr = reference(
+  Expected<std::shared_ptr<ReferenceRun>> RefOrErr = reference(
       C.TaskPath, [&Device] { return Device.tryLockShared(); }, MayTime,
       [&Device, Before = Device.waitedSeconds()] {
         return Device.waitedSeconds() - Before;
@@ -357,14 +390,18 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Expected<SubprocessResult> Proc = Run.handOff(Ref);
   if (!Proc)
     return Proc.error();
+  std::unique_lock<std::mutex> Hold(Guard);
   if (Error E = Ref.readAudits()) {
     // Not kept for the task's next candidate: its reference runs again.
-    References.erase(C.TaskPath);
+    if (References.count(C.TaskPath) &&
+        References[C.TaskPath] == *RefOrErr)
+      References.erase(C.TaskPath);
     Run.referenceFailed("'" + C.TaskPath +
                         "': cannot read the reference's audit outputs: " +
                         E.message());
     return std::move(Run.V);
   }
+  Hold.unlock();
   Run.judge(Ref, *Proc);
   return std::move(Run.V);
 }

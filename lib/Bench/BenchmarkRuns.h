@@ -33,6 +33,9 @@ struct Benchmarker::ReferenceRun {
   std::vector<OpenTensorFile> AuditFiles;
   std::vector<std::vector<at::Tensor>> AuditOutputs;
   double Seconds = 0;
+  /// When it was timed, and how many candidates it has served.
+  SteadyClock::time_point TimedAt;
+  size_t Uses = 0;
 
   /// Reads the audit outputs not read yet; all of them or none.
   Error readAudits() {

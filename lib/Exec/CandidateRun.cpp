@@ -153,6 +153,7 @@ void CandidateRun::start(const JudgeOptions &Options,
   Run.Environment = workerEnvironment(Dir, CacheDir);
   Run.WorkingDirectory = Dir;
   Run.MaxCaptureBytes = 64 * 1024;
+  Run.Launcher = Options.Launcher;
   if (Options.BuildOnly) {
     Run.Stdin = NonceLine;
     Run.TimeoutSeconds = BuildLimit;
@@ -173,29 +174,32 @@ void CandidateRun::sendNonce() { Phases->Nonce.send(NonceLine); }
 
 std::string CandidateRun::handOff(const std::string &RefDir,
                                   const std::string &InputsName,
-                                  Json &Reference, const TrialPlan &Plan) {
+                                  const Json &Reference, const TrialPlan &Plan,
+                                  bool CopyInputs) {
   std::string InputsDir = Dir + "/" + InputsName;
   // The candidate's code has been running in its directory: a directory it
   // made unwritable is its own failure, never a tool error.
   std::string Handoff;
   if (::mkdir(InputsDir.c_str(), 0700) != 0)
     Handoff = InputsDir + ": cannot create directory: " + std::strerror(errno);
-  for (unsigned T = 0; Handoff.empty() && T < Plan.Draws; ++T)
-    if (Error E = linkOrCopy(protocol::trialFile(RefDir, T, "inputs"),
-                             protocol::trialFile(InputsDir, T, "inputs")))
+  for (unsigned T = 0; Handoff.empty() && T < Plan.Draws; ++T) {
+    std::string From = protocol::trialFile(RefDir, T, "inputs");
+    std::string To = protocol::trialFile(InputsDir, T, "inputs");
+    if (Error E = CopyInputs ? copyFile(From, To) : linkOrCopy(From, To))
       Handoff = E.message();
+  }
   if (!Handoff.empty())
     return Handoff;
   Json Task;
-  Task["init_args"] = Reference["init_args"];
+  Task["init_args"] = Reference.value("init_args", Json());
   Task["inputs_dir"] = InputsName;
   Task["trials"] = Json::array();
   for (unsigned T = 0; T < Trials; ++T)
     Task["trials"].push_back(
-        Json{{"inputs", Reference["trials"][T]["inputs"]}});
+        Json{{"inputs", Reference.at("trials").at(T).at("inputs")}});
   // The plan's secret positions of the ghost replay and the profiled call.
   if (Plan.GhostBeforeTrial)
-    Task["ghost"] = {{"inputs", Reference["trials"][Trials]["inputs"]},
+    Task["ghost"] = {{"inputs", Reference.at("trials").at(Trials).at("inputs")},
                      {"before_trial", *Plan.GhostBeforeTrial}};
   if (Plan.ProfiledTrial)
     Task["profiled_trial"] = *Plan.ProfiledTrial;

@@ -36,11 +36,13 @@ public:
              const std::string &CacheDir, const std::string &WorkerNonce);
   void sendNonce();
   /// Hands the worker its task: the reference's input files of every draw
-  /// linked into Dir/InputsName (a fresh directory), then the task on its
-  /// stdin. Returns why the inputs could not be handed over (the candidate
-  /// changed its directory), or an empty string once the task is sent.
+  /// linked (copied with CopyInputs: files other candidates will get too)
+  /// into Dir/InputsName (a fresh directory), then the task on its stdin.
+  /// Returns why the inputs could not be handed over (the candidate changed
+  /// its directory), or an empty string once the task is sent.
   std::string handOff(const std::string &RefDir, const std::string &InputsName,
-                      Json &Reference, const TrialPlan &Plan);
+                      const Json &Reference, const TrialPlan &Plan,
+                      bool CopyInputs);
   /// The reference or the hand-off failed: stops the worker and waits for
   /// it to end.
   void giveUp();

@@ -145,13 +145,13 @@ Json judgeTrials(const RunEvidence &E, FirstFailure &F, unsigned &Passed) {
 } // namespace
 
 bool compareWithReference(
-    const JudgeOptions &Options, Json &Reference,
+    const JudgeOptions &Options, const Json &Reference,
     const std::vector<std::vector<at::Tensor>> &RefOutputs, Json &Result,
     const std::string &CandDir, Json &Run) {
   // Looked up for writing: a result without `trials` gets a null one (an
   // invalid result below).
   const Json &Got = Result["trials"];
-  const Json &RefTrials = Reference["trials"];
+  const Json &RefTrials = Reference.at("trials");
   RunEvidence E(Options, RefTrials, RefOutputs, Result, Got, CandDir);
   FirstFailure F;
   readCandidateOutputs(E, F);

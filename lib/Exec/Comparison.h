@@ -25,7 +25,7 @@ namespace kevin {
 /// candidate's process: a field of the wrong type throws Json::exception,
 /// which the caller turns into an invalid result.
 bool compareWithReference(
-    const JudgeOptions &Options, Json &Reference,
+    const JudgeOptions &Options, const Json &Reference,
     const std::vector<std::vector<at::Tensor>> &RefOutputs, Json &Result,
     const std::string &CandDir, Json &Run);
 

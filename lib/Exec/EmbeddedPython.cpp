@@ -20,6 +20,46 @@ static const char *PreludeSource =
 #include "WorkerPrelude.inc"
     ;
 
+void startInterpreter() {
+  if (!Py_IsInitialized())
+    py::initialize_interpreter();
+}
+
+/// Run by the zygote: its children find these modules imported. The import
+/// of torch.utils.cpp_extension asks torch.cuda.is_available(), which would
+/// start the CUDA driver here, and a forked child cannot use a driver its
+/// parent started: it is told no instead (the answer only decides whether a
+/// notice is printed, which is dropped as the prelude drops it).
+static const char *PreloadSource = R"KEVINPY(
+import contextlib, io, sys
+saved_path = list(sys.path)
+if site_dir:
+    sys.path.insert(0, site_dir)
+import torch
+asked = torch.cuda.is_available
+torch.cuda.is_available = lambda: False
+try:
+    with contextlib.redirect_stderr(io.StringIO()):
+        import torch.utils.cpp_extension
+finally:
+    torch.cuda.is_available = asked
+    sys.path[:] = saved_path
+)KEVINPY";
+
+void preloadTorch() {
+  startInterpreter();
+  py::module_ Sys = py::module_::import("sys");
+  Sys.attr("argv") = py::make_tuple("kevin-worker");
+  Sys.attr("dont_write_bytecode") = true;
+  py::dict Scope;
+#ifdef KEVIN_TORCH_SITE_DIR
+  Scope["site_dir"] = KEVIN_TORCH_SITE_DIR;
+#else
+  Scope["site_dir"] = "";
+#endif
+  py::exec(PreloadSource, Scope);
+}
+
 /// Starts the interpreter with torch importable and the prelude run.
 py::module_ startPython() {
   py::module_ Sys = py::module_::import("sys");

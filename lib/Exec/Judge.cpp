@@ -41,8 +41,9 @@ namespace {
 /// early (Decided: the phases left are skipped), or hands on to the next.
 class Judgement {
 public:
-  Judgement(const Candidate &C, const JudgeOptions &Options)
-      : C(C), Options(Options) {}
+  Judgement(const Candidate &C, const JudgeOptions &Options,
+            std::shared_ptr<const PreparedReference> Prepared)
+      : C(C), Options(Options), Prepared(std::move(Prepared)) {}
   Expected<Verdict> run();
 
 private:
@@ -59,8 +60,20 @@ private:
   /// The build section of a candidate that was never judged.
   void notJudged(const char *OutcomeName, const std::string &Why);
 
+  /// The reference's record and outputs: this judgement's worker's, or the
+  /// prepared reference's.
+  const Json &referenceRecord() const {
+    return Prepared ? Prepared->Record : Reference.Record;
+  }
+  double referenceSeconds() const {
+    return Prepared ? 0.0 : Reference.Seconds;
+  }
+
   const Candidate &C;
   const JudgeOptions &Options;
+  /// Made earlier and shared with other judgements; its worker does not
+  /// run again.
+  std::shared_ptr<const PreparedReference> Prepared;
   SteadyClock::time_point Start;
   Verdict V;
   bool Decided = false;
@@ -88,6 +101,8 @@ Expected<Verdict> Judgement::run() {
   if (!Drawn)
     return Drawn.error();
   Plan = std::move(*Drawn);
+  if (Prepared)
+    Plan.takeDrawsOf(Prepared->Plan);
   startWorkers();
   if (Error E = handOutSecrets())
     return E;
@@ -151,7 +166,7 @@ Error Judgement::prepare() {
 /// worker start together and set up (Python, torch, the task) while this
 /// process waits for the device. One candidate process per evaluation.
 void Judgement::startWorkers() {
-  if (!Options.BuildOnly)
+  if (!Options.BuildOnly && !Prepared)
     Reference.start(Options, C.TaskPath, RefDir, CacheDir, Plan.Draws);
   CandidateWorker.start(Options, CandidatePath, Display, CandDir, CacheDir,
                         Plan.Nonce);
@@ -169,7 +184,8 @@ Error Judgement::handOutSecrets() {
     return Held;
   }
   DeviceWait = DeviceHold->waitedSeconds();
-  Reference.sendSeeds(Plan.referenceSecrets(Options));
+  if (!Prepared)
+    Reference.sendSeeds(Plan.referenceSecrets(Options));
   CandidateWorker.sendNonce();
   return Error::success();
 }
@@ -177,12 +193,18 @@ Error Judgement::handOutSecrets() {
 /// The reference's results: its record, then its output files, opened and
 /// read in the background while the candidate runs.
 Error Judgement::awaitReference() {
-  Expected<SubprocessResult> Ended = Reference.wait();
-  if (!Ended) {
-    CandidateWorker.giveUp();
-    return Ended.error();
+  std::optional<std::string> Why;
+  if (Prepared) {
+    Why = Prepared->Failure;
+  } else {
+    Expected<SubprocessResult> Ended = Reference.wait();
+    if (!Ended) {
+      CandidateWorker.giveUp();
+      return Ended.error();
+    }
+    Why = Reference.failure(*Ended);
   }
-  if (std::optional<std::string> Why = Reference.failure(*Ended)) {
+  if (Why) {
     CandidateWorker.giveUp();
     V.ReferenceFailed = true;
     notJudged("reference-error", "the reference failed");
@@ -198,6 +220,8 @@ Error Judgement::awaitReference() {
     return Hex.error();
   }
   InputsName = "inputs-" + *Hex;
+  if (Prepared)
+    return Error::success();
   if (Error Failed = Reference.openOutputs(Plan.Draws)) {
     CandidateWorker.giveUp();
     return Failed;
@@ -208,8 +232,9 @@ Error Judgement::awaitReference() {
 /// The candidate's task: its inputs, linked into a fresh directory, and
 /// what to run on its stdin.
 void Judgement::handTaskToCandidate() {
-  std::string Handoff =
-      CandidateWorker.handOff(RefDir, InputsName, Reference.Record, Plan);
+  std::string Handoff = CandidateWorker.handOff(
+      Prepared ? Prepared->InputsDir : RefDir, InputsName, referenceRecord(),
+      Plan, /*CopyInputs=*/Prepared != nullptr);
   if (Handoff.empty())
     return;
   CandidateWorker.giveUp();
@@ -241,7 +266,7 @@ Error Judgement::awaitCandidate() {
   }
   if (Ran.Result_ != Outcome::Ok) {
     failRun(Ran.StageReached, Ran.Result_, Ran.Message);
-    V.Run["seconds"]["reference"] = Reference.Seconds;
+    V.Run["seconds"]["reference"] = referenceSeconds();
     Decided = true;
   }
   return Error::success();
@@ -253,9 +278,10 @@ void Judgement::compare() {
   // makes the result invalid, never the tool fail.
   try {
     auto CompareStart = SteadyClock::now();
-    V.Correct =
-        compareWithReference(Options, Reference.Record, Reference.Outputs,
-                             Ran.Result, CandDir, V.Run);
+    V.Correct = compareWithReference(
+        Options, referenceRecord(),
+        Prepared ? Prepared->Outputs : Reference.Outputs, Ran.Result, CandDir,
+        V.Run);
     double Load = Ran.Result.contains("seconds")
                       ? Ran.Result["seconds"].value("load", 0.0)
                       : 0.0;
@@ -263,7 +289,7 @@ void Judgement::compare() {
                             ? Ran.Result["seconds"].value("run", 0.0)
                             : 0.0;
     V.Run["seconds"] = {{"device_wait", DeviceWait},
-                        {"reference", Reference.Seconds},
+                        {"reference", referenceSeconds()},
                         {"load", Load},
                         {"run", RunSeconds},
                         {"compare", secondsSince(CompareStart)},
@@ -296,10 +322,11 @@ void Judgement::notJudged(const char *OutcomeName, const std::string &Why) {
 
 } // namespace
 
-Expected<Verdict> judgeCandidate(const Candidate &C,
-                                 const JudgeOptions &Options) {
+Expected<Verdict>
+judgeCandidate(const Candidate &C, const JudgeOptions &Options,
+               std::shared_ptr<const PreparedReference> Reference) {
   try {
-    return Judgement(C, Options).run();
+    return Judgement(C, Options, std::move(Reference)).run();
   } catch (const std::exception &E) {
     return Error::make(
         std::string("internal error while judging '") +

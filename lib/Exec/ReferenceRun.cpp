@@ -10,6 +10,7 @@
 #include "kevin/Exec/TensorFile.h"
 #include "kevin/Support/FileSystem.h"
 
+#include <filesystem>
 #include <unistd.h>
 
 namespace kevin {
@@ -26,6 +27,7 @@ void ReferenceRun::start(const JudgeOptions &Options,
               std::to_string(Draws)};
   Run.Environment = workerEnvironment(Dir, CacheDir);
   Run.WorkingDirectory = Dir;
+  Run.Launcher = Options.Launcher;
   // Its limit, twice the run limit, counts from its seeds: the wait for the
   // device is bounded on its own.
   std::shared_ptr<DeferredInput> Seeds = Seeded;
@@ -109,6 +111,68 @@ Error ReferenceRun::awaitOutputs() {
   if (!OutputsRead.valid())
     return Error::success();
   return OutputsRead.get();
+}
+
+Error ReferenceRun::runToEnd(const JudgeOptions &Options,
+                             const std::string &TaskPath,
+                             const std::string &WorkDir,
+                             const TrialPlan &Plan, DeviceLock &Device,
+                             std::optional<std::string> &Failure) {
+  start(Options, TaskPath, WorkDir, Options.CacheDir, Plan.Draws);
+  if (Error Held = Device.lockShared()) {
+    abandon();
+    return Held;
+  }
+  sendSeeds(Plan.referenceSecrets(Options));
+  Expected<SubprocessResult> Ended = wait();
+  if (!Ended)
+    return Ended.error();
+  Failure = failure(*Ended);
+  if (Failure)
+    return Error::success();
+  if (Error Failed = openOutputs(Plan.Draws))
+    return Failed;
+  return awaitOutputs();
+}
+
+Expected<std::shared_ptr<const PreparedReference>>
+prepareReference(const std::string &TaskPath, const JudgeOptions &Options) {
+  guardFromCandidates();
+  if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
+    return Error::inFile(Options.WorkerPath,
+                         "cannot find the kevin-worker executable");
+  auto Prepared = std::make_shared<PreparedReference>();
+  Expected<TrialPlan> Drawn = TrialPlan::draw(Options);
+  if (!Drawn)
+    return Drawn.error();
+  Prepared->Plan = std::move(*Drawn);
+  Expected<TempDir> Made = TempDir::create("kevin-reference");
+  if (!Made)
+    return Made.error();
+  Prepared->Root.emplace(std::move(*Made));
+  Prepared->Root->Keep = Options.KeepTemporaries;
+  Prepared->InputsDir = Prepared->Root->path();
+  std::error_code Ignored;
+  std::filesystem::create_directories(Options.CacheDir, Ignored);
+  Expected<DeviceLock> Device = DeviceLock::open(Options.Device, Options.LockDir);
+  if (!Device)
+    return Device.error();
+  ReferenceRun Run;
+  if (Error E = Run.runToEnd(Options, TaskPath, Prepared->InputsDir,
+                             Prepared->Plan, *Device, Prepared->Failure))
+    return E;
+  Prepared->Record = std::move(Run.Record);
+  Prepared->Outputs = std::move(Run.Outputs);
+  Prepared->Seconds = Run.Seconds;
+  return std::shared_ptr<const PreparedReference>(std::move(Prepared));
+}
+
+size_t referenceBytes(const PreparedReference &Reference) {
+  size_t Bytes = 0;
+  for (const std::vector<at::Tensor> &Draw : Reference.Outputs)
+    for (const at::Tensor &T : Draw)
+      Bytes += T.defined() ? T.nbytes() : 0;
+  return Bytes;
 }
 
 } // namespace kevin

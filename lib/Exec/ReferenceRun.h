@@ -10,8 +10,10 @@
 #ifndef KEVIN_LIB_EXEC_REFERENCERUN_H
 #define KEVIN_LIB_EXEC_REFERENCERUN_H
 
+#include "TrialPlan.h"
 #include "kevin/Exec/Judge.h"
 #include "kevin/Exec/WorkerProcess.h"
+#include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/Subprocess.h"
 
@@ -42,6 +44,11 @@ public:
   /// Why the ended worker failed (its record's message, else how it ended
   /// and its stderr), or nothing.
   std::optional<std::string> failure(const SubprocessResult &Ended) const;
+  /// The worker started, seeded, awaited and its outputs read, in Dir,
+  /// holding Device shared while it computes; for prepareReference.
+  Error runToEnd(const JudgeOptions &Options, const std::string &TaskPath,
+                 const std::string &Dir, const TrialPlan &Plan,
+                 DeviceLock &Device, std::optional<std::string> &Failure);
   /// Opens the output files of Draws draws, deleting each name at once, and
   /// reads them into Outputs in the background.
   Error openOutputs(unsigned Draws);
@@ -63,6 +70,20 @@ private:
   // After Outputs, which its read fills: destroyed, the read finished,
   // before them.
   std::future<Error> OutputsRead;
+};
+
+struct PreparedReference {
+  /// The draws it was made with: a judgement against it takes its seeds.
+  TrialPlan Plan;
+  /// Holds the input files, removed with it.
+  std::optional<TempDir> Root;
+  std::string InputsDir;
+  /// As ReferenceRun's, once it has ended.
+  Json Record;
+  std::vector<std::vector<at::Tensor>> Outputs;
+  double Seconds = 0;
+  /// Why the reference failed, when it did.
+  std::optional<std::string> Failure;
 };
 
 } // namespace kevin

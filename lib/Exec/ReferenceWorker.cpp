@@ -441,7 +441,7 @@ int runReferenceWorker(const WorkerOptions &Options) {
   // Never finalized: the process ends with _Exit right after reporting (see
   // kevin-worker.cpp), so neither candidate atexit code nor the teardown of
   // a broken CUDA context can change what happened.
-  py::initialize_interpreter();
+  startInterpreter();
   try {
     ReferenceSession Session(Options, Report);
     return Session.run();

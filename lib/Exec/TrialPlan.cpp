@@ -87,6 +87,13 @@ Expected<TrialPlan> TrialPlan::draw(const JudgeOptions &Options) {
   return Plan;
 }
 
+void TrialPlan::takeDrawsOf(const TrialPlan &Shared) {
+  Draws = Shared.Draws;
+  Seeds = Shared.Seeds;
+  HeavyTailed = Shared.HeavyTailed;
+  HeldOutTrial = Shared.HeldOutTrial;
+}
+
 std::string TrialPlan::referenceSecrets(const JudgeOptions &Options) const {
   return Json{{"seeds", Seeds},
               {"heavy_tailed", HeavyTailed},

@@ -49,6 +49,12 @@ struct TrialPlan {
   /// Draws the plan: from Options.Seed when set, else from /dev/urandom.
   static Expected<TrialPlan> draw(const JudgeOptions &Options);
 
+  /// Takes the reference's draws (seeds, heavy-tailed trials, held-out
+  /// batch) of Shared, a plan drawn with the same options: a judgement
+  /// against a prepared reference. The nonce and this judgement's own
+  /// positions (ghost replay, profiled call) stay as drawn.
+  void takeDrawsOf(const TrialPlan &Shared);
+
   /// The reference worker's secrets, the line sent on its stdin.
   std::string referenceSecrets(const JudgeOptions &Options) const;
 };

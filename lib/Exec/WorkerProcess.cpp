@@ -301,6 +301,10 @@ bool DeferredInput::overdue(double LimitSeconds) {
 Error linkOrCopy(const std::string &From, const std::string &To) {
   if (::link(From.c_str(), To.c_str()) == 0)
     return Error::success();
+  return copyFile(From, To);
+}
+
+Error copyFile(const std::string &From, const std::string &To) {
   std::ifstream In(From, std::ios::binary);
   std::ofstream Out(To, std::ios::binary);
   Out << In.rdbuf();

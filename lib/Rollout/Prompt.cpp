@@ -6,12 +6,23 @@
 #include "kevin/Rollout/Prompt.h"
 #include "kevin/Support/Config.h"
 #include "kevin/Support/Device.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/RecordFields.h"
+#include "kevin/Support/Version.h"
 
 #include <cmath>
 #include <cstdio>
+#include <unistd.h>
 
 namespace kevin {
+
+std::string defaultPromptFile() {
+  std::string Installed =
+      fs::selfExecutableDirectory() + "/../share/kevin/prompts/kevin.toml";
+  if (::access(Installed.c_str(), R_OK) == 0)
+    return Installed;
+  return std::string(KEVIN_SOURCE_DIR) + "/share/kevin/prompts/kevin.toml";
+}
 
 Json toJson(const std::vector<ChatMessage> &Messages) {
   Json Array = Json::array();

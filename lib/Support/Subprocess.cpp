@@ -2,7 +2,9 @@
 //
 // fork/exec with a process group, a poll loop over the child's pipes, a
 // deadline, and a group-wide SIGKILL on timeout and after the child exits
-// (so grandchildren cannot outlive it holding our pipes).
+// (so grandchildren cannot outlive it holding our pipes). A child started by
+// SubprocessOptions::Launcher is watched the same way, its wait status read
+// from the descriptor the launcher returned instead of from waitpid.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Subprocess.h"
@@ -105,12 +107,21 @@ struct ChildPipes {
   bool open() {
     return In.open() && Out.open() && Err.open() && ExecError.open();
   }
+  /// Closes the ends the child holds, once it has them.
+  void closeChildEnds() {
+    In.closeEnd(0);
+    Out.closeEnd(1);
+    Err.closeEnd(1);
+    ExecError.closeEnd(1);
+  }
 };
 
-/// A child that was forked and has exec'ed.
+/// A child that was forked and has exec'ed, or that a launcher started.
 struct StartedChild {
   pid_t Pid;
   SteadyClock::time_point Start;
+  /// Where a launched child's wait status comes from; -1 for our own child.
+  int StatusFd = -1;
 };
 
 /// Forks and execs the child of Options on Pipes. An Error when the fork, the
@@ -140,10 +151,7 @@ Expected<StartedChild> startChild(const SubprocessOptions &Options,
 
   // Also set the group from the parent, so a kill right away cannot miss.
   ::setpgid(Pid, Pid);
-  Pipes.In.closeEnd(0);
-  Pipes.Out.closeEnd(1);
-  Pipes.Err.closeEnd(1);
-  Pipes.ExecError.closeEnd(1);
+  Pipes.closeChildEnds();
 
   int Report[2] = {0, 0};
   ssize_t Got;
@@ -163,6 +171,18 @@ Expected<StartedChild> startChild(const SubprocessOptions &Options,
   return StartedChild{Pid, Start};
 }
 
+/// Starts the child of Options through its launcher on Pipes.
+Expected<StartedChild> launchChild(const SubprocessOptions &Options,
+                                   ChildPipes &Pipes) {
+  auto Start = SteadyClock::now();
+  Expected<LaunchedChild> Child = Options.Launcher(
+      Options, Pipes.In.Fds[0], Pipes.Out.Fds[1], Pipes.Err.Fds[1]);
+  Pipes.closeChildEnds();
+  if (!Child)
+    return Child.error();
+  return StartedChild{Child->Pid, Start, Child->StatusFd};
+}
+
 /// The parent's side of a started child: feeds its stdin, captures its
 /// output and ends it at the deadline, until it has exited and its output
 /// is drained.
@@ -171,7 +191,7 @@ public:
   ChildMonitor(const SubprocessOptions &Options, ChildPipes &Pipes,
                StartedChild Child)
       : Options(Options), In(Pipes.In), Out(Pipes.Out), Err(Pipes.Err),
-        Pid(Child.Pid), Start(Child.Start),
+        Pid(Child.Pid), StatusFd(Child.StatusFd), Start(Child.Start),
         Deadline(Start +
                  std::chrono::duration_cast<SteadyClock::duration>(
                      std::chrono::duration<double>(Options.TimeoutSeconds))),
@@ -184,6 +204,12 @@ private:
   /// One turn of the loop; false to stop it.
   bool step();
   void reapIfExited();
+  /// Takes the child's wait status into Status once it has ended (waiting
+  /// for that when Block); true when it has.
+  bool collectStatus(bool Block);
+  /// collectStatus for a launched child: reads its status from StatusFd; a
+  /// descriptor closed without one reads as killed by SIGKILL.
+  bool readLaunchedStatus(bool Block);
   /// Appends the pieces of StdinLater that are ready, in order.
   void takeStdinPieces();
   /// Kills the group at the deadline or when StopWhen says so.
@@ -199,6 +225,9 @@ private:
   const SubprocessOptions &Options;
   Pipe &In, &Out, &Err;
   pid_t Pid;
+  int StatusFd;
+  unsigned char StatusBytes[sizeof(int)];
+  size_t StatusRead = 0;
   SteadyClock::time_point Start, Deadline;
   SubprocessResult Result;
   std::string StdinBytes;
@@ -247,12 +276,45 @@ bool ChildMonitor::step() {
 void ChildMonitor::reapIfExited() {
   if (Exited)
     return;
-  pid_t W = ::waitpid(Pid, &Status, WNOHANG);
-  if (W == Pid) {
+  if (collectStatus(false)) {
     Exited = true;
     // Take any stragglers in the group with it, then drain briefly.
     ::kill(-Pid, SIGKILL);
     DrainDeadline = SteadyClock::now() + std::chrono::seconds(1);
+  }
+}
+
+bool ChildMonitor::collectStatus(bool Block) {
+  if (StatusFd >= 0)
+    return readLaunchedStatus(Block);
+  return ::waitpid(Pid, &Status, Block ? 0 : WNOHANG) == Pid;
+}
+
+bool ChildMonitor::readLaunchedStatus(bool Block) {
+  while (true) {
+    struct pollfd Ready = {StatusFd, POLLIN, 0};
+    int Polled = ::poll(&Ready, 1, Block ? -1 : 0);
+    if (Polled < 0 && errno == EINTR) {
+      if (!Block)
+        return false;
+      continue;
+    }
+    if (Polled == 0)
+      return false;
+    ssize_t N = Polled < 0 ? -1
+                           : ::read(StatusFd, StatusBytes + StatusRead,
+                                    sizeof(StatusBytes) - StatusRead);
+    if (N < 0 && (errno == EINTR || errno == EAGAIN))
+      continue;
+    if (N <= 0) {
+      Status = W_EXITCODE(0, SIGKILL);
+      return true;
+    }
+    StatusRead += static_cast<size_t>(N);
+    if (StatusRead == sizeof(StatusBytes)) {
+      std::memcpy(&Status, StatusBytes, sizeof(Status));
+      return true;
+    }
   }
 }
 
@@ -334,8 +396,10 @@ void ChildMonitor::readOutput(int Fd) {
 void ChildMonitor::finish() {
   if (!Exited) {
     ::kill(-Pid, SIGKILL);
-    ::waitpid(Pid, &Status, 0);
+    collectStatus(true);
   }
+  if (StatusFd >= 0)
+    ::close(StatusFd);
   Result.WallSeconds = secondsSince(Start);
   if (WIFEXITED(Status) && !Result.TimedOut)
     Result.ExitCode = WEXITSTATUS(Status);
@@ -375,7 +439,8 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {
     return Error::inFile(Options.Argv.front(),
                          std::string("cannot create pipes: ") +
                              std::strerror(errno));
-  Expected<StartedChild> Child = startChild(Options, Pipes);
+  Expected<StartedChild> Child = Options.Launcher ? launchChild(Options, Pipes)
+                                                  : startChild(Options, Pipes);
   if (!Child)
     return Child.error();
   return ChildMonitor(Options, Pipes, *Child).run();

@@ -2,13 +2,17 @@
 //
 // `kevin eval --tasks DIR --solutions DIR|FILE.jsonl -o results.jsonl`
 // evaluates every candidate through check -> build -> run -> bench -> reward
-// (builds on a CPU pool ahead of one worker per device), appends each
+// on kevin serve's warm engine in this process (builds on a CPU pool ahead
+// of the device workers, workers forked from a zygote, each task's
+// reference run and timed once per draw of secrets), appends each
 // finished record to the results file, skips records already there on a
 // rerun, and ends with kevin report's summary table.
 // See docs/CommandGuide/kevin-eval.md.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/EvalBatch.h"
+#include "kevin/Serve/WarmEngine.h"
+#include "kevin/Support/CacheDir.h"
 #include "kevin/Support/Device.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/FileSystem.h"
@@ -56,10 +60,10 @@ int main(int Argc, char **Argv) {
   App.add_option("--device", Devices,
                  "Devices, comma-separated (cpu, cuda:0,cuda:1, ...): one "
                  "worker each");
-  App.add_option("-j,--jobs", Options.BuildJobs,
+  App.add_option("-j,--jobs", Options.Scheduling.BuildJobs,
                  "Check and build jobs on the CPU pool")
       ->check(CLI::PositiveNumber);
-  App.add_option("--device-jobs", Options.DeviceJobs,
+  App.add_option("--device-jobs", Options.Scheduling.DeviceJobs,
                  "Candidates in flight per device: correctness runs share "
                  "the device, timing loops take turns holding it alone "
                  "(default: 4 on a CUDA device, 1 on the CPU)")
@@ -123,47 +127,30 @@ int main(int Argc, char **Argv) {
                        }),
         Candidates->end());
   }
-  Options.Devices = splitList(Devices);
-  if (Options.Devices.empty()) {
+  Options.Scheduling.Devices = splitList(Devices);
+  if (Options.Scheduling.Devices.empty()) {
     Tool.usageError("--device names no device");
     return ExitError;
   }
+  WarmEngineOptions Engine;
+  Engine.ToolsDir = fs::selfExecutableDirectory();
+  Engine.StageTimeoutSeconds = StageTimeout;
   if (CheckPreset.empty())
     CheckPreset = Devices == "cpu" ? "cpu" : "strict";
-  if (!NoCheck)
-    Options.BuildStages.push_back(makeStage("check", {"--preset", CheckPreset}));
-  std::vector<std::string> Sandbox;
-  if (NoNamespaces)
-    Sandbox.push_back("--no-namespaces");
-  auto withSandbox = [&](std::vector<std::string> Args) {
-    Args.insert(Args.end(), Sandbox.begin(), Sandbox.end());
-    return Args;
-  };
-  Options.BuildStages.push_back(makeStage("run", withSandbox({"--build-only"})));
-  std::vector<std::string> RunArgs = {"--device", "{device}"};
-  if (KernelCoverage) {
-    std::ostringstream Share;
-    Share << *KernelCoverage;
-    RunArgs.insert(RunArgs.end(), {"--kernel-coverage", Share.str()});
+  Engine.CheckPreset = NoCheck ? "" : CheckPreset;
+  Engine.Bench = !NoBench;
+  Engine.Judge.CacheDir = Engine.Timing.CacheDir = defaultCacheDir();
+  Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !NoNamespaces;
+  if (KernelCoverage)
+    Engine.Judge.KernelCoverage = *KernelCoverage;
+  Engine.Judge.GhostReplay = !NoGhostReplay;
+  Engine.Judge.HeldOutBatch = HeldOutBatch;
+  auto Started = WarmEngine::start(Engine);
+  if (!Started) {
+    Tool.error(Started.error());
+    return ExitError;
   }
-  if (NoGhostReplay)
-    RunArgs.push_back("--no-ghost-replay");
-  if (HeldOutBatch)
-    RunArgs.push_back("--held-out-batch");
-  Options.DeviceStages = {makeStage("run", withSandbox(RunArgs))};
-  if (!NoBench)
-    Options.DeviceStages.push_back(
-        makeStage("bench", withSandbox({"--device", "{device}"})));
-  Options.FinalStages = {makeStage("reward")};
-  StagePipeline Pipeline(fs::selfExecutableDirectory(), StageTimeout);
-  for (const auto *Stages :
-       {&Options.BuildStages, &Options.DeviceStages, &Options.FinalStages})
-    if (Error E = Pipeline.verify(*Stages)) {
-      Tool.error(E);
-      return ExitError;
-    }
-
-  auto Summary = runEval(*Candidates, Options, Pipeline);
+  auto Summary = runEval(*Candidates, Options, **Started);
   if (!Summary) {
     Tool.error(Summary.error());
     return ExitError;

@@ -22,14 +22,6 @@
 
 using namespace kevin;
 
-static std::string defaultPromptFile() {
-  std::string Installed =
-      fs::selfExecutableDirectory() + "/../share/kevin/prompts/kevin.toml";
-  if (::access(Installed.c_str(), R_OK) == 0)
-    return Installed;
-  return std::string(KEVIN_SOURCE_DIR) + "/share/kevin/prompts/kevin.toml";
-}
-
 /// After the loop: rewards and returns (RUN/scored.jsonl), GRPO training rows
 /// (RUN/train.jsonl), the HTML report (RUN/report.html), and the report's
 /// table on stdout, each by the tool a user would run by hand.

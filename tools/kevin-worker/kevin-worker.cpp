@@ -5,11 +5,13 @@
 // kevin-bench in its two timing modes, each in its own process group with a
 // scrubbed environment. Secrets (trial seeds,
 // the result nonce) come on stdin. See kevin/Exec/Worker.h and
-// kevin/Bench/BenchWorker.h.
+// kevin/Bench/BenchWorker.h. `kevin-worker zygote` imports torch once and
+// forks these workers on request (kevin/Exec/Zygote.h).
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/BenchWorker.h"
 #include "kevin/Exec/Worker.h"
+#include "kevin/Exec/Zygote.h"
 #include "kevin/Support/ToolMain.h"
 
 #include <cstdio>
@@ -17,13 +19,17 @@
 
 using namespace kevin;
 
-int main(int Argc, char **Argv) {
+/// Parses a worker's command line (Args[0] the program) and runs its mode;
+/// the mode's exit status. What main runs, and what each child of the zygote
+/// runs with the argv of its request.
+static int runWorkerCommandLine(std::vector<std::string> Args) {
   CLI::App App("kevin-worker: reference and candidate worker of kevin-run",
                "kevin-worker");
   WorkerOptions Options;
   std::string Mode;
   App.add_option("mode", Mode,
-                 "reference, candidate, bench-reference or bench-candidate")
+                 "reference, candidate, bench-reference or bench-candidate "
+                 "(or zygote --socket PATH: the warm parent of workers)")
       ->required()
       ->check(CLI::IsMember(
           {"reference", "candidate", "bench-reference", "bench-candidate"}));
@@ -61,16 +67,45 @@ int main(int Argc, char **Argv) {
   bool NoNamespaces = false;
   App.add_flag("--no-namespaces", NoNamespaces,
                "enter no namespace of its own");
-  if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
+  std::vector<char *> Argv;
+  for (std::string &Arg : Args)
+    Argv.push_back(Arg.data());
+  if (std::optional<int> Exit =
+          parseCommandLine(App, static_cast<int>(Argv.size()), Argv.data()))
     return *Exit;
   Options.IsolateNetwork = !NoIsolation;
   Options.UseNamespaces = !NoNamespaces;
   Options.Build.CacheDir = defaultCacheDir();
-  int Code = Mode == "reference"         ? runReferenceWorker(Options)
-             : Mode == "candidate"       ? runCandidateWorker(Options)
-             : Mode == "bench-reference" ? runBenchReferenceWorker(Options)
-                                         : runBenchCandidateWorker(Options);
-  // The result file is written: leave without running exit handlers or
-  // destructors, and with nothing of the candidate's left running.
-  endWorkerProcess(Code);
+  return Mode == "reference"         ? runReferenceWorker(Options)
+         : Mode == "candidate"       ? runCandidateWorker(Options)
+         : Mode == "bench-reference" ? runBenchReferenceWorker(Options)
+                                     : runBenchCandidateWorker(Options);
+}
+
+/// A worker from its command line to its end: the result file is written,
+/// so it leaves without running exit handlers or destructors, and with
+/// nothing of the candidate's left running.
+[[noreturn]] static int runWorker(std::vector<std::string> Args) {
+  endWorkerProcess(runWorkerCommandLine(std::move(Args)));
+}
+
+/// `kevin-worker zygote --socket PATH` (kevin/Exec/Zygote.h).
+static int runZygoteCommandLine(int Argc, char **Argv) {
+  CLI::App App("kevin-worker zygote: imports torch once, then forks a "
+               "worker per request on its socket (kevin serve)",
+               "kevin-worker zygote");
+  std::string Socket;
+  App.add_option("--socket", Socket,
+                 "the Unix socket to listen on, in a private directory; "
+                 "the zygote exits once it is removed")
+      ->required();
+  if (std::optional<int> Exit = parseCommandLine(App, Argc - 1, Argv + 1))
+    return *Exit;
+  return runZygote(Socket, runWorker);
+}
+
+int main(int Argc, char **Argv) {
+  if (Argc > 1 && std::string(Argv[1]) == "zygote")
+    return runZygoteCommandLine(Argc, Argv);
+  runWorker(std::vector<std::string>(Argv, Argv + Argc));
 }

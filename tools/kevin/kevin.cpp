@@ -40,6 +40,7 @@ const VerbInfo KnownVerbs[] = {
     {"grpo", "group advantages and training rows"},
     {"eval", "evaluate many candidates through the whole pipeline"},
     {"rollout", "multi-turn rollouts against a policy"},
+    {"serve", "the warm reward service RL trainers call over HTTP"},
     {"report", "metrics, tables and an HTML report over a run"},
 };
 

@@ -22,20 +22,28 @@ std::vector<std::string> readLines(const std::string &Path) {
   return Lines;
 }
 
-/// kevin eval's options on the CPU device with the fake tools in Dir: the
-/// build stage, then the device stages named in DeviceTools.
-EvalOptions fakeOptions(const std::string &Dir, int BuildJobs, int DeviceJobs,
-                        const std::vector<std::string> &DeviceTools) {
+/// kevin eval's options on the CPU device with the fake tools in Dir.
+EvalOptions fakeOptions(const std::string &Dir, int BuildJobs,
+                        int DeviceJobs) {
   EvalOptions Options;
-  Options.Devices = {"cpu"};
-  Options.BuildJobs = BuildJobs;
-  Options.DeviceJobs = DeviceJobs;
+  Options.Scheduling.Devices = {"cpu"};
+  Options.Scheduling.BuildJobs = BuildJobs;
+  Options.Scheduling.DeviceJobs = DeviceJobs;
   Options.ResultsPath = Dir + "/results.jsonl";
-  Options.BuildStages = {makeStage("run", {"--build-only"})};
-  for (const std::string &Tool : DeviceTools)
-    Options.DeviceStages.push_back(makeStage(Tool, {"--device", "{device}"}));
   Options.ShowProgress = false;
   return Options;
+}
+
+/// kevin eval's stages with the fake tools: the build stage (at nice 10,
+/// as kevin eval runs it), then the device stages named in DeviceTools.
+ToolStages fakeStages(const StagePipeline &Pipeline,
+                      const std::vector<std::string> &DeviceTools) {
+  StageSpec Build = makeStage("run", {"--build-only"});
+  Build.Niceness = 10;
+  std::vector<StageSpec> Device;
+  for (const std::string &Tool : DeviceTools)
+    Device.push_back(makeStage(Tool, {"--device", "{device}"}));
+  return ToolStages(Pipeline, {Build}, Device, {});
 }
 
 /// Candidates c0, c1, ...
@@ -69,9 +77,10 @@ TEST(EvalBatchTest, PoolStartsWithTheDeviceSlotsAndYieldsTheCores) {
   }
   ::chmod((Dir + "/kevin-run").c_str(), 0755);
   StagePipeline Pipeline(Dir, 30);
-  EvalOptions Options = fakeOptions(Dir, 5, 2, {"run"});
+  EvalOptions Options = fakeOptions(Dir, 5, 2);
 
-  auto Summary = runEval(fakeCandidates(6), Options, Pipeline);
+  auto Summary =
+      runEval(fakeCandidates(6), Options, fakeStages(Pipeline, {"run"}));
   ASSERT_TRUE(Summary) << Summary.error().message();
   EXPECT_EQ(Summary->Evaluated, 6);
   EXPECT_EQ(readLines(Options.ResultsPath).size(), 6u);
@@ -124,9 +133,10 @@ TEST(EvalBatchTest, RunsGoBeforeTimingUpToABacklog) {
   ::chmod((Dir + "/kevin-run").c_str(), 0755);
   ::chmod((Dir + "/kevin-bench").c_str(), 0755);
   StagePipeline Pipeline(Dir, 30);
-  EvalOptions Options = fakeOptions(Dir, 1, 1, {"run", "bench"});
+  EvalOptions Options = fakeOptions(Dir, 1, 1);
 
-  auto Summary = runEval(fakeCandidates(5), Options, Pipeline);
+  auto Summary = runEval(fakeCandidates(5), Options,
+                         fakeStages(Pipeline, {"run", "bench"}));
   ASSERT_TRUE(Summary) << Summary.error().message();
   EXPECT_EQ(Summary->Evaluated, 5);
   EXPECT_EQ(readLines(Options.ResultsPath).size(), 5u);

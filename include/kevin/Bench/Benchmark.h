@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -53,6 +54,13 @@ struct BenchOptions {
   double TargetRse = 0.01;
   /// Seconds of timed calls per side at most (after MinTrials).
   double BudgetSeconds = 2;
+  /// A task's reference is timed again, with fresh input sets, after this
+  /// many candidates (0: never) or once its timing is older than
+  /// ReferenceMaxAgeSeconds (0: never): a long-lived benchmarker (kevin
+  /// serve) neither reuses one input draw forever nor keeps a timing the
+  /// device's clocks have drifted from.
+  size_t ReferenceReuseLimit = 0;
+  double ReferenceMaxAgeSeconds = 0;
   /// Speedups above this are flagged for review.
   double SpeedupBound = 10;
   /// Bytes written to flush L2 before each CUDA call; 0: twice the L2.
@@ -63,7 +71,9 @@ struct BenchOptions {
   bool UseNamespaces = true;
   bool KeepTemporaries = false;
   ToleranceTable Tolerances;
-  size_t MaxMessageBytes = 2000;
+  size_t MaxMessageBytes = 2000;  /// Starts the workers in place of fork and exec (kevin serve's warm
+  /// zygote, kevin/Exec/Zygote.h); empty: a fresh kevin-worker each.
+  ChildLauncher Launcher;
 };
 
 /// The flags of a `bench` section. Rejecting flags make the timing invalid
@@ -94,7 +104,11 @@ public:
   explicit Benchmarker(BenchOptions Options);
   ~Benchmarker();
   /// Times one candidate. An Error means kevin itself could not do its job.
+  /// Several threads may call it at once: the device's lock keeps timing
+  /// loops apart, and a task's reference is timed once for all of them.
   Expected<BenchVerdict> bench(const Candidate &C);
+  /// The tasks whose reference timing is kept.
+  size_t referencesKept() const;
 
 private:
   struct ReferenceRun;
@@ -106,14 +120,19 @@ private:
   /// are polled every few milliseconds. DeviceWaiting() tells how long they
   /// have waited for the device so far: that time is left out of the
   /// reference's limit.
-  Expected<ReferenceRun *> reference(const std::string &TaskPath,
+  std::shared_ptr<ReferenceRun> cachedReference(const std::string &TaskPath);
+  Expected<std::shared_ptr<ReferenceRun>> reference(const std::string &TaskPath,
                                      std::function<bool()> MayStart,
                                      std::function<bool()> MayTime,
                                      std::function<double()> DeviceWaiting);
   BenchOptions Options;
   uint64_t Secret = 0;
+  /// Guards the members below, and a new reference's timing (the threads
+  /// that want the same task's wait for it).
+  mutable std::mutex Guard;
   unsigned CandidatesTimed = 0;
-  std::map<std::string, std::unique_ptr<ReferenceRun>> References;
+  unsigned ReferencesMade = 0;
+  std::map<std::string, std::shared_ptr<ReferenceRun>> References;
 };
 
 } // namespace kevin

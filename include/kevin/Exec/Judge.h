@@ -20,8 +20,10 @@
 #include "kevin/Support/DeviceLock.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
+#include "kevin/Support/Subprocess.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -70,7 +72,9 @@ struct JudgeOptions {
   bool GhostReplay = true;
   /// Bytes of message kept in the record.
   size_t MaxMessageBytes = 2000;
-  bool KeepTemporaries = false;
+  bool KeepTemporaries = false;  /// Starts the workers in place of fork and exec (kevin serve's warm
+  /// zygote, kevin/Exec/Zygote.h); empty: a fresh kevin-worker each.
+  ChildLauncher Launcher;
 };
 
 struct Candidate {
@@ -89,10 +93,31 @@ struct Verdict {
   bool ReferenceFailed = false;
 };
 
+/// A task's reference run once for one draw of secrets and shared by the
+/// judgements of many candidates (kevin serve's warm engine): the secret
+/// seeds, the input files (in a private directory no candidate sees; each
+/// candidate gets copies) and the outputs, held in memory. Each judgement
+/// still draws its own nonce and its own positions of the ghost replay and
+/// the profiled call. Defined in lib/Exec/ReferenceRun.h.
+struct PreparedReference;
+
+/// Runs the reference worker of TaskPath once (on Options.Device, holding
+/// it shared). An Error means kevin could not do its job; a reference that
+/// fails is prepared too, and every judgement against it is a
+/// reference-error.
+Expected<std::shared_ptr<const PreparedReference>>
+prepareReference(const std::string &TaskPath, const JudgeOptions &Options);
+
+/// The bytes of reference outputs it holds (for a cache's memory bound).
+size_t referenceBytes(const PreparedReference &Reference);
+
 /// Judges one candidate. An Error means kevin itself could not do its job
-/// (no worker, cannot create the temporary directory).
-Expected<Verdict> judgeCandidate(const Candidate &C,
-                                 const JudgeOptions &Options);
+/// (no worker, cannot create the temporary directory). With Reference (made
+/// by prepareReference with the same trial options) its reference worker is
+/// not run again.
+Expected<Verdict>
+judgeCandidate(const Candidate &C, const JudgeOptions &Options,
+               std::shared_ptr<const PreparedReference> Reference = nullptr);
 
 /// Derives the seed of trial T from the evaluation secret (SHA-256 based,
 /// so seeds of one evaluation say nothing about another's).

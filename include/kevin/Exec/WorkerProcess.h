@@ -117,6 +117,10 @@ WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
 /// A hard link, or a copy across file systems.
 Error linkOrCopy(const std::string &From, const std::string &To);
 
+/// A copy of its own (a file that several candidates get must not share
+/// their inode).
+Error copyFile(const std::string &From, const std::string &To);
+
 } // namespace kevin
 
 #endif // KEVIN_EXEC_WORKERPROCESS_H

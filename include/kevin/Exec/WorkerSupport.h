@@ -104,6 +104,14 @@ bool isSystemExit(const py::error_already_set &E);
 
 //--- The embedded interpreter (EmbeddedPython.cpp) ----------------------------
 
+/// Starts the embedded interpreter, unless it runs already: a worker that
+/// kevin-worker's zygote forked (kevin/Exec/Zygote.h) inherits a started one
+/// with torch imported.
+void startInterpreter();
+/// For the zygote: starts the interpreter and imports torch and
+/// torch.utils.cpp_extension as a worker would, without starting CUDA;
+/// sys.path is left as it was.
+void preloadTorch();
 /// Starts the interpreter's trusted prelude (torch imported) and returns it.
 py::module_ startPython();
 /// The torch toolchain as the prelude reports it (nvcc target Arch if set).

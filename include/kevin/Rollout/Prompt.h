@@ -42,6 +42,10 @@ struct PromptTemplates {
   std::map<std::string, std::string> Feedback;
 };
 
+/// share/kevin/prompts/kevin.toml of the installation the running tool
+/// belongs to, else of the source tree it was built from.
+std::string defaultPromptFile();
+
 /// Loads a prompt file for a device ("cpu" or "cuda"; "cuda:N" counts as cuda).
 /// Every template must be present; errors point into the file.
 Expected<PromptTemplates> loadPromptTemplates(const std::string &Path,

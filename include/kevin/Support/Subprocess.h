@@ -21,6 +21,24 @@
 
 namespace kevin {
 
+struct SubprocessOptions;
+
+/// A child that another process started on our behalf (kevin-worker's
+/// zygote forks workers on request, kevin/Exec/Zygote.h): its pid, which
+/// leads a process group of its own, and a descriptor from which its wait
+/// status (an int, as waitpid reports it) can be read once it has ended.
+/// The descriptor is the caller's to close.
+struct LaunchedChild {
+  int Pid = -1;
+  int StatusFd = -1;
+};
+
+/// Starts the child of Options with the given descriptors as its stdin,
+/// stdout and stderr, in place of fork and exec.
+using ChildLauncher = std::function<Expected<LaunchedChild>(
+    const SubprocessOptions &Options, int StdinFd, int StdoutFd,
+    int StderrFd)>;
+
 struct SubprocessOptions {
   /// Argv[0] is the program: a path, or a name looked up on PATH.
   std::vector<std::string> Argv;
@@ -47,6 +65,9 @@ struct SubprocessOptions {
   /// Added to the child's nice value (0: ours): work that should yield the
   /// cores to others, such as compiles ahead of the device.
   int Niceness = 0;
+  /// Starts the child in place of fork and exec when set (a warm zygote);
+  /// everything else above applies the same.
+  ChildLauncher Launcher;
 };
 
 struct SubprocessResult {

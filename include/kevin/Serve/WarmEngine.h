@@ -1,0 +1,134 @@
+//===-- kevin/Serve/WarmEngine.h - the evaluation stages, kept warm -*- C++ -*-===//
+//
+// kevin's stages for a long-lived process (kevin serve, and kevin eval in
+// this process): the checker and the reward are the kevin-check and
+// kevin-reward tools; building, the correctness run and the timing are
+// lib/Exec's judge and lib/Bench's benchmarker called here, with three
+// things kept warm between candidates:
+//
+//  * a zygote (kevin/Exec/Zygote.h) that has imported torch and forks every
+//    worker, so no worker pays for Python and torch again;
+//  * per task and device, the reference's inputs and outputs for one draw of
+//    secret seeds (prepareReference), shared by the next ReferenceReuse
+//    candidates, then drawn afresh; the cache is bounded in bytes (least
+//    recently used first out);
+//  * per device, one benchmarker that times each task's reference once and
+//    again after ReferenceReuse candidates or when its timing is older than
+//    ReferenceMaxAgeSeconds.
+//
+// Every candidate still gets a worker process of its own with every
+// isolation kevin-run gives it, its own nonce and its own secret positions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KEVIN_SERVE_WARMENGINE_H
+#define KEVIN_SERVE_WARMENGINE_H
+
+#include "kevin/Bench/Benchmark.h"
+#include "kevin/Exec/Judge.h"
+#include "kevin/Rollout/StageScheduler.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kevin {
+
+class Zygote;
+
+struct WarmEngineOptions {
+  /// The kevin-<stage> tools (kevin-check) and kevin-worker.
+  std::string ToolsDir;
+  double StageTimeoutSeconds = 1800;
+  /// kevin-check's preset; empty: no check stage (records keep any check
+  /// section they carry).
+  std::string CheckPreset;
+  bool Bench = true;
+  /// The judge's and the benchmarker's settings; their Device is set per
+  /// stage, their Launcher by the engine.
+  JudgeOptions Judge;
+  BenchOptions Timing;
+  /// Candidates served by one reference draw (and one reference timing).
+  size_t ReferenceReuse = 64;
+  /// Bytes of reference outputs kept, over every task and device.
+  size_t ReferenceCacheBytes = size_t(2) << 30;
+  /// Workers fork from a warm zygote; false: a fresh kevin-worker each.
+  bool UseZygote = true;
+};
+
+/// What the engine holds, for /healthz.
+struct EngineHealth {
+  bool ZygoteAlive = false;
+  unsigned ZygoteRestarts = 0;
+  size_t ReferenceEntries = 0;
+  size_t ReferenceBytes = 0;
+  size_t ReferenceLimitBytes = 0;
+  size_t TimedReferences = 0;
+};
+
+class WarmEngine : public StageRunner {
+public:
+  /// Starts the zygote (when used). An Error when kevin-worker or a stage
+  /// tool is missing or the zygote does not come up.
+  static Expected<std::unique_ptr<WarmEngine>> start(WarmEngineOptions Options);
+  ~WarmEngine() override;
+
+  /// check (kevin-check), then the candidate built ahead (build, and the
+  /// same section as build_ahead).
+  Expected<Json> runBuildStages(const Json &Record) const override;
+  bool buildPassed(const Json &Record) const override;
+  /// run, then bench unless Options.Bench is off.
+  size_t deviceStageCount() const override;
+  Expected<Json> runDeviceStage(size_t Stage, const std::string &Device,
+                                const Json &Record) const override;
+  bool devicePassed(size_t Stage, const Json &Record) const override;
+  /// reward (kevin-reward).
+  Expected<Json> runFinalStages(const Json &Record) const override;
+
+  EngineHealth health() const;
+  const WarmEngineOptions &options() const { return Options; }
+
+private:
+  explicit WarmEngine(WarmEngineOptions Options);
+  /// The zygote's launcher, starting a new zygote when the last one died.
+  Expected<LaunchedChild> launch(const SubprocessOptions &Run, int In, int Out,
+                                 int Err) const;
+  JudgeOptions judgeOptions(const std::string &Device, bool BuildOnly) const;
+  Expected<std::shared_ptr<const PreparedReference>>
+  reference(const std::string &TaskPath, const std::string &Device) const;
+  Expected<Json> run(const std::string &Device, const Json &Record) const;
+  Expected<Json> bench(const std::string &Device, const Json &Record) const;
+  Benchmarker &benchmarker(const std::string &Device) const;
+
+  WarmEngineOptions Options;
+  StagePipeline Tools;
+
+  struct CachedReference {
+    std::shared_ptr<const PreparedReference> Reference;
+    size_t Uses = 0;
+    size_t Bytes = 0;
+    uint64_t LastUse = 0;
+  };
+  mutable std::mutex ZygoteGuard;
+  mutable std::unique_ptr<Zygote> Warm;
+  mutable unsigned ZygoteRestarts = 0;
+  /// Guards the cache; ReferenceMaking serializes the making of new
+  /// references per key (two candidates of one task wait for one).
+  mutable std::mutex CacheGuard;
+  mutable std::map<std::string, CachedReference> References;
+  mutable std::map<std::string, std::shared_ptr<std::mutex>> ReferenceMaking;
+  mutable uint64_t UseClock = 0;
+  mutable std::mutex BenchGuard;
+  mutable std::map<std::string, std::unique_ptr<Benchmarker>> Benchmarkers;
+};
+
+/// The run section of a candidate whose build ahead failed: incorrect at
+/// the build stage, with the build's outcome and message.
+Json buildFailureRunSection(const Json &Build, const std::string &Device);
+
+} // namespace kevin
+
+#endif // KEVIN_SERVE_WARMENGINE_H

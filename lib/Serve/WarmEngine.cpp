@@ -1,0 +1,292 @@
+//===-- WarmEngine.cpp - the evaluation stages, kept warm -----------------===//
+//
+// The stages of kevin/Serve/WarmEngine.h: kevin-check as a tool, the build
+// ahead, the run against a cached reference and the timing on a long-lived
+// benchmarker, all through workers forked from the zygote.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kevin/Serve/WarmEngine.h"
+#include "kevin/Exec/Zygote.h"
+#include "kevin/Support/RecordFields.h"
+
+#include <unistd.h>
+
+namespace kevin {
+
+namespace {
+
+/// The candidate of a record: inline code, or a file (kevin eval's
+/// directories; kevin serve never passes a path it was given).
+Candidate candidateOf(const Json &Record) {
+  Candidate C;
+  C.TaskPath = Record.value("task_path", std::string());
+  C.CandidatePath = Record.value("candidate_path", std::string());
+  C.Code = Record.value("code", std::string());
+  C.DisplayName = Record.value("id", std::string());
+  if (C.DisplayName.empty())
+    C.DisplayName = C.CandidatePath.empty() ? "candidate" : C.CandidatePath;
+  return C;
+}
+
+bool isTrue(const Json &Record, const char *Path) {
+  const Json *Field = findField(Record, Path);
+  return Field && Field->is_boolean() && Field->get<bool>();
+}
+
+/// Whether the record's `stages` (kevin serve's stages=) include Stage; a
+/// record without them goes through every stage.
+bool wants(const Json &Record, const char *Stage) {
+  auto Stages = Record.find("stages");
+  if (Stages == Record.end() || !Stages->is_array())
+    return true;
+  for (const Json &S : *Stages)
+    if (S.is_string() && S.get<std::string>() == Stage)
+      return true;
+  return false;
+}
+
+} // namespace
+
+Json buildFailureRunSection(const Json &Build, const std::string &Device) {
+  return Json{{"correct", false},
+              {"stage", "build"},
+              {"outcome", Build.value("outcome", std::string("build-error"))},
+              {"message", Build.value("message", std::string())},
+              {"device", Device},
+              {"trials", Json::array()}};
+}
+
+WarmEngine::WarmEngine(WarmEngineOptions O)
+    : Options(std::move(O)), Tools(Options.ToolsDir, Options.StageTimeoutSeconds) {}
+
+WarmEngine::~WarmEngine() = default;
+
+Expected<std::unique_ptr<WarmEngine>>
+WarmEngine::start(WarmEngineOptions Options) {
+  if (Options.Judge.WorkerPath.empty())
+    Options.Judge.WorkerPath = Options.ToolsDir + "/kevin-worker";
+  Options.Timing.WorkerPath = Options.Judge.WorkerPath;
+  if (::access(Options.Judge.WorkerPath.c_str(), X_OK) != 0)
+    return Error::inFile(Options.Judge.WorkerPath,
+                         "cannot find the kevin-worker executable");
+  std::unique_ptr<WarmEngine> Engine(new WarmEngine(std::move(Options)));
+  std::vector<StageSpec> Needed = {makeStage("reward")};
+  if (!Engine->Options.CheckPreset.empty())
+    Needed.push_back(makeStage("check"));
+  if (Error E = Engine->Tools.verify(Needed))
+    return E;
+  if (Engine->Options.UseZygote) {
+    Expected<std::unique_ptr<Zygote>> Started = Zygote::start(
+        Engine->Options.Judge.WorkerPath, Engine->Options.Judge.CacheDir);
+    if (!Started)
+      return Started.error();
+    Engine->Warm = std::move(*Started);
+  }
+  return Engine;
+}
+
+Expected<LaunchedChild> WarmEngine::launch(const SubprocessOptions &Run,
+                                           int In, int Out, int Err) const {
+  ChildLauncher Launcher;
+  {
+    std::lock_guard<std::mutex> Hold(ZygoteGuard);
+    if (!Warm || !Warm->alive()) {
+      // A zygote that died (killed, out of memory) is replaced; the
+      // workers it ran have been reported by their own judgements.
+      Warm.reset();
+      Expected<std::unique_ptr<Zygote>> Started =
+          Zygote::start(Options.Judge.WorkerPath, Options.Judge.CacheDir);
+      if (!Started)
+        return Started.error();
+      Warm = std::move(*Started);
+      ++ZygoteRestarts;
+    }
+    Launcher = Warm->launcher();
+  }
+  return Launcher(Run, In, Out, Err);
+}
+
+JudgeOptions WarmEngine::judgeOptions(const std::string &Device,
+                                      bool BuildOnly) const {
+  JudgeOptions J = Options.Judge;
+  J.Device = Device;
+  J.BuildOnly = BuildOnly;
+  if (Options.UseZygote)
+    J.Launcher = [this](const SubprocessOptions &Run, int In, int Out,
+                        int Err) { return launch(Run, In, Out, Err); };
+  return J;
+}
+
+//--- Before the device --------------------------------------------------------
+
+Expected<Json> WarmEngine::runBuildStages(const Json &Record) const {
+  Json Out = Record;
+  if (!Options.CheckPreset.empty() && wants(Record, "check")) {
+    Expected<Json> Checked =
+        Tools.runStage(makeStage("check", {"--preset", Options.CheckPreset}), Out);
+    if (!Checked)
+      return Checked.error();
+    Out = std::move(*Checked);
+    if (!isTrue(Out, field::CheckOk))
+      return Out;
+  }
+  if (!wants(Record, "run"))
+    return Out;
+  Expected<Verdict> Built =
+      judgeCandidate(candidateOf(Out), judgeOptions("cpu", /*BuildOnly=*/true));
+  if (!Built)
+    return Built.error();
+  Out["build"] = Built->Build;
+  Out["build_ahead"] = Built->Build;
+  if (!Built->BuildOk)
+    Out["run"] = buildFailureRunSection(Built->Build,
+                                        Record.value("device", std::string("cpu")));
+  return Out;
+}
+
+bool WarmEngine::buildPassed(const Json &Record) const {
+  const Json *Check = findField(Record, field::CheckOk);
+  bool CheckPassed = !Check || (Check->is_boolean() && Check->get<bool>());
+  return CheckPassed && wants(Record, "run") && isTrue(Record, field::BuildOk);
+}
+
+//--- On the device ------------------------------------------------------------
+
+size_t WarmEngine::deviceStageCount() const { return Options.Bench ? 2 : 1; }
+
+Expected<Json> WarmEngine::runDeviceStage(size_t Stage,
+                                          const std::string &Device,
+                                          const Json &Record) const {
+  return Stage == 0 ? run(Device, Record) : bench(Device, Record);
+}
+
+bool WarmEngine::devicePassed(size_t Stage, const Json &Record) const {
+  return Stage > 0 || (isTrue(Record, field::RunCorrect) && wants(Record, "bench"));
+}
+
+Expected<std::shared_ptr<const PreparedReference>>
+WarmEngine::reference(const std::string &TaskPath,
+                      const std::string &Device) const {
+  std::string Key = Device + "\n" + TaskPath;
+  std::shared_ptr<std::mutex> Making;
+  {
+    std::lock_guard<std::mutex> Hold(CacheGuard);
+    std::shared_ptr<std::mutex> &Slot = ReferenceMaking[Key];
+    if (!Slot)
+      Slot = std::make_shared<std::mutex>();
+    Making = Slot;
+  }
+  // One thread makes a task's next reference; the others wait and use it.
+  std::lock_guard<std::mutex> OneMaker(*Making);
+  {
+    std::lock_guard<std::mutex> Hold(CacheGuard);
+    auto Found = References.find(Key);
+    if (Found != References.end() &&
+        Found->second.Uses < std::max<size_t>(1, Options.ReferenceReuse)) {
+      ++Found->second.Uses;
+      Found->second.LastUse = ++UseClock;
+      return Found->second.Reference;
+    }
+    if (Found != References.end())
+      References.erase(Found); // Worn: a fresh draw of secrets.
+  }
+  Expected<std::shared_ptr<const PreparedReference>> Made =
+      prepareReference(TaskPath, judgeOptions(Device, /*BuildOnly=*/false));
+  if (!Made)
+    return Made.error();
+  std::lock_guard<std::mutex> Hold(CacheGuard);
+  CachedReference Entry{*Made, 1, referenceBytes(**Made), ++UseClock};
+  size_t Total = Entry.Bytes;
+  for (const auto &[Name, Cached] : References)
+    Total += Cached.Bytes;
+  // The least recently used go first; the new one stays even when it alone
+  // is over the bound (its judgements hold it anyway).
+  while (Total > Options.ReferenceCacheBytes && !References.empty()) {
+    auto Oldest = References.begin();
+    for (auto It = References.begin(); It != References.end(); ++It)
+      if (It->second.LastUse < Oldest->second.LastUse)
+        Oldest = It;
+    Total -= Oldest->second.Bytes;
+    References.erase(Oldest);
+  }
+  References[Key] = Entry;
+  return Entry.Reference;
+}
+
+Expected<Json> WarmEngine::run(const std::string &Device,
+                               const Json &Record) const {
+  Candidate C = candidateOf(Record);
+  Expected<std::shared_ptr<const PreparedReference>> Ref =
+      reference(C.TaskPath, Device);
+  if (!Ref)
+    return Ref.error();
+  Expected<Verdict> V =
+      judgeCandidate(C, judgeOptions(Device, /*BuildOnly=*/false), *Ref);
+  if (!V)
+    return V.error();
+  if (V->ReferenceFailed)
+    return Error::inFile(C.TaskPath, V->Run.value("message", std::string()));
+  Json Out = Record;
+  Out["build"] = V->Build;
+  Out["run"] = V->Run;
+  return Out;
+}
+
+Benchmarker &WarmEngine::benchmarker(const std::string &Device) const {
+  std::lock_guard<std::mutex> Hold(BenchGuard);
+  std::unique_ptr<Benchmarker> &B = Benchmarkers[Device];
+  if (!B) {
+    BenchOptions Mine = Options.Timing;
+    Mine.Device = Device;
+    Mine.ReferenceReuseLimit = Options.ReferenceReuse;
+    if (Options.UseZygote)
+      Mine.Launcher = [this](const SubprocessOptions &Run, int In, int Out,
+                             int Err) { return launch(Run, In, Out, Err); };
+    B = std::make_unique<Benchmarker>(Mine);
+  }
+  return *B;
+}
+
+Expected<Json> WarmEngine::bench(const std::string &Device,
+                                 const Json &Record) const {
+  Expected<BenchVerdict> V = benchmarker(Device).bench(candidateOf(Record));
+  if (!V)
+    return V.error();
+  if (V->ReferenceFailed)
+    return Error::make(V->Bench.value("message", std::string()));
+  Json Out = Record;
+  Out["bench"] = V->Bench;
+  return Out;
+}
+
+//--- After --------------------------------------------------------------------
+
+Expected<Json> WarmEngine::runFinalStages(const Json &Record) const {
+  // A record that was only checked has no verdict to score.
+  if (!findField(Record, field::RunCorrect))
+    return Record;
+  return Tools.runStage(makeStage("reward"), Record);
+}
+
+EngineHealth WarmEngine::health() const {
+  EngineHealth H;
+  {
+    std::lock_guard<std::mutex> Hold(ZygoteGuard);
+    H.ZygoteAlive = Warm && Warm->alive();
+    H.ZygoteRestarts = ZygoteRestarts;
+  }
+  {
+    std::lock_guard<std::mutex> Hold(CacheGuard);
+    H.ReferenceEntries = References.size();
+    for (const auto &[Name, Cached] : References)
+      H.ReferenceBytes += Cached.Bytes;
+    H.ReferenceLimitBytes = Options.ReferenceCacheBytes;
+  }
+  std::lock_guard<std::mutex> Hold(BenchGuard);
+  for (const auto &[Device, B] : Benchmarkers)
+    H.TimedReferences += B->referencesKept();
+  return H;
+}
+
+} // namespace kevin

@@ -1,0 +1,133 @@
+#===-- http_check.py - kevin-serve's endpoints, as a client sees them ----===#
+"""Starts kevin-serve on 127.0.0.1 (any free port), talks HTTP to it and
+prints one checkable line per answer; stops it with SIGTERM by PID while a
+request is in flight and prints how that request and the server ended.
+
+usage: http_check.py SHARE_DIR [--token T] [extra kevin-serve options...]
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+SHARE = sys.argv[1]
+EXTRA = sys.argv[2:]
+TOKEN = EXTRA[EXTRA.index("--token") + 1] if "--token" in EXTRA else None
+
+
+def start():
+    log = open(os.environ.get("SERVE_LOG", "serve.log"), "w+")
+    proc = subprocess.Popen(
+        ["kevin-serve", "--tasks", os.path.join(SHARE, "tasks"), "--device",
+         "cpu", "--port", "0"] + EXTRA,
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        log.seek(0)
+        for line in log.read().splitlines():
+            if "listening on " in line:
+                return proc, log, line.split("listening on ")[1].strip()
+        if proc.poll() is not None:
+            log.seek(0)
+            sys.exit("kevin-serve ended: " + log.read())
+        time.sleep(0.2)
+    proc.kill()
+    sys.exit("kevin-serve did not listen within 180 s")
+
+
+def call(url, path, body=None, token=TOKEN, content_type="application/x-ndjson"):
+    req = urllib.request.Request(url + path, data=body,
+                                 method="POST" if body is not None else "GET")
+    if body is not None:
+        req.add_header("Content-Type", content_type)
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, timeout=600) as resp:
+            return resp.status, dict(resp.headers), resp.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read().decode()
+
+
+def lines(records):
+    return "".join(json.dumps(r) + "\n" for r in records).encode()
+
+
+def read(path):
+    with open(os.path.join(SHARE, path)) as handle:
+        return handle.read()
+
+
+def main():
+    proc, log, url = start()
+    print("listening", url.startswith("http://127.0.0.1:"))
+    if TOKEN:
+        status, _, body = call(url, "/healthz", token=None)
+        print("no token", status, json.loads(body)["error"])
+        status, _, _ = call(url, "/healthz", token="wrong")
+        print("wrong token", status)
+    status, _, body = call(url, "/healthz")
+    health = json.loads(body)
+    print("healthz", status, health["devices"], health["tasks"] > 0,
+          health["workers_alive"]["zygote"])
+
+    relu = read("solutions/cpu/level1/19_ReLU.py")
+    broken = relu.replace('functions=["relu_forward"]',
+                          'functions=["relu_forward_undeclared"]')
+    samples = [
+        {"id": "good", "task_id": "level1/19_ReLU", "code": relu},
+        {"id": "prose", "task_id": "level1/19_ReLU",
+         "response": "No code today, sorry."},
+        {"id": "lost", "task_id": "level1/999_Nothing", "code": relu},
+        {"id": "path", "task_id": "level1/19_ReLU",
+         "candidate_path": "/etc/passwd"},
+        {"id": "answer", "task_id": "level1/19_ReLU",
+         "response": "Here:\n```python\n" + relu + "```\nA plain loop."},
+    ]
+    status, headers, body = call(url, "/v1/evaluate?stages=check,run",
+                                  lines(samples))
+    print("evaluate", status, headers.get("Content-Type"))
+    for record in map(json.loads, body.splitlines()):
+        print("record", record["id"], record["outcome"],
+              record["reward"]["score"], bool(record.get("feedback")),
+              "task_path" in record and record["task_path"].startswith(SHARE))
+
+    # Without the check, the build error reaches the builder.
+    status, _, body = call(url, "/v1/evaluate?stages=run", lines(
+        [{"id": "unbuilt", "task_id": "level1/19_ReLU", "code": broken}]))
+    record = json.loads(body)
+    print("record", record["id"], record["outcome"], record["run"]["stage"],
+          record["reward"]["score"], "relu_forward_undeclared" in record["feedback"])
+
+    status, _, body = call(url, "/v1/evaluate",
+                           b'{"task_id": "level1/19_ReLU", "code": "x"}\n{"task_id": oops}\n')
+    print("malformed", status, json.loads(body)["error"])
+    status, _, body = call(url, "/v1/evaluate?stages=check,fly", lines(samples[:1]))
+    print("stages", status, json.loads(body)["error"])
+    status, _, body = call(url, "/v1/evaluate?deadline_s=soon", lines(samples[:1]))
+    print("deadline", status, json.loads(body)["error"])
+    status, _, body = call(url, "/nowhere")
+    print("unknown path", status, json.loads(body)["error"])
+
+    # SIGTERM while a request runs: it is answered, then the server exits 0.
+    answer = {}
+
+    def slow():
+        answer["reply"] = call(url, "/v1/evaluate?stages=check,run",
+                               lines([samples[0]]))
+    worker = threading.Thread(target=slow)
+    worker.start()
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    worker.join(600)
+    status, _, body = answer.get("reply", (0, {}, "{}"))
+    print("in flight", status, json.loads(body.splitlines()[0]).get("outcome"))
+    print("exit", proc.wait(300))
+
+
+main()
