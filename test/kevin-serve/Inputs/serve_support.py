@@ -1,0 +1,39 @@
+#===-- serve_support.py - shared helpers of the kevin-serve tests --------===#
+"""Model responses and small helpers for the engine-shim test scripts.
+
+Each script gets a file holding a server's URL (written by wait_listening.py)
+and share/kevin; the kevin_client package comes from PYTHONPATH.
+"""
+import os
+
+RELU = "level1/19_ReLU"
+UNKNOWN = "level1/999_NoSuchTask"
+
+
+def server_url(url_file: str) -> str:
+    with open(url_file) as handle:
+        return handle.read().strip()
+
+
+def honest_response(share_dir: str) -> str:
+    """A model answer whose final python block is kevin's CPU ReLU solution."""
+    with open(os.path.join(share_dir, "solutions", "cpu", RELU + ".py")) as handle:
+        code = handle.read()
+    return ("<think>A branch-free loop vectorizes.</think>\nHere is my kernel.\n\n"
+            f"```python\n{code}```\n\nI replaced torch.relu with a C++ loop.\n")
+
+
+# An answer with no code block: a format failure, reward 0.
+BROKEN_RESPONSE = "I would write a CUDA kernel for this, but I ran out of time."
+
+
+def score_text(score: float) -> str:
+    """A score as the tests check it: exact when <= 0.3, else only "> 0.3"
+    (the speedup of a timed kernel varies)."""
+    return ">0.3" if score > 0.3 else f"{score:g}"
+
+
+def describe(summary: dict) -> str:
+    """A reward dict (score, correct, speedup, outcome) as one checkable line."""
+    return (f"score={score_text(summary['score'])} correct={summary['correct']} "
+            f"outcome={summary['outcome']} keys={','.join(sorted(summary))}")
