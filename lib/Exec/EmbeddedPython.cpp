@@ -44,6 +44,9 @@ try:
 finally:
     torch.cuda.is_available = asked
     sys.path[:] = saved_path
+if torch.cuda.is_initialized():
+    raise RuntimeError("importing torch started CUDA, which no forked worker "
+                       "could use")
 )KEVINPY";
 
 void preloadTorch() {

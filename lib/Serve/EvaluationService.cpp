@@ -158,9 +158,10 @@ Json EvaluationService::intake(Json Sample, const StageSelection &Stages,
   Sample["task_path"] = Task->second;
   if (!(Stages.Check && Stages.Run && Stages.Bench)) {
     Json Names = Json::array();
-    for (bool Wanted : {Stages.Check, Stages.Run, Stages.Bench})
-      if (Wanted)
-        Names.push_back(StageNames[Names.size()]);
+    const bool Wanted[] = {Stages.Check, Stages.Run, Stages.Bench};
+    for (size_t I = 0; I < 3; ++I)
+      if (Wanted[I])
+        Names.push_back(StageNames[I]);
     Sample["stages"] = Names;
   }
   Ready = true;

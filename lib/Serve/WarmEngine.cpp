@@ -10,18 +10,26 @@
 #include "kevin/Exec/Zygote.h"
 #include "kevin/Support/RecordFields.h"
 
+#include <filesystem>
 #include <unistd.h>
 
 namespace kevin {
 
 namespace {
 
+/// Path made absolute: workers run in directories of their own.
+std::string absolutePath(const std::string &Path) {
+  std::error_code Ignored;
+  return Path.empty() ? Path
+                      : std::filesystem::absolute(Path, Ignored).string();
+}
+
 /// The candidate of a record: inline code, or a file (kevin eval's
 /// directories; kevin serve never passes a path it was given).
 Candidate candidateOf(const Json &Record) {
   Candidate C;
-  C.TaskPath = Record.value("task_path", std::string());
-  C.CandidatePath = Record.value("candidate_path", std::string());
+  C.TaskPath = absolutePath(Record.value("task_path", std::string()));
+  C.CandidatePath = absolutePath(Record.value("candidate_path", std::string()));
   C.Code = Record.value("code", std::string());
   C.DisplayName = Record.value("id", std::string());
   if (C.DisplayName.empty())

@@ -38,16 +38,85 @@ static std::vector<std::string> splitList(const std::string &List) {
   return Items;
 }
 
+namespace {
+
+/// The stage settings of the command line.
+struct StageFlags {
+  std::string Devices = "cpu", CheckPreset;
+  double StageTimeout = 1800;
+  bool NoBench = false, NoCheck = false;
+  std::optional<double> KernelCoverage;
+  bool HeldOutBatch = false, NoGhostReplay = false, NoNamespaces = false;
+};
+
+/// kevin serve's warm engine, in this process.
+Expected<std::unique_ptr<StageRunner>> warmStages(const StageFlags &F) {
+  WarmEngineOptions Engine;
+  Engine.ToolsDir = fs::selfExecutableDirectory();
+  Engine.StageTimeoutSeconds = F.StageTimeout;
+  Engine.CheckPreset = F.NoCheck ? "" : F.CheckPreset;
+  Engine.Bench = !F.NoBench;
+  Engine.Judge.CacheDir = Engine.Timing.CacheDir = defaultCacheDir();
+  Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !F.NoNamespaces;
+  if (F.KernelCoverage)
+    Engine.Judge.KernelCoverage = *F.KernelCoverage;
+  Engine.Judge.GhostReplay = !F.NoGhostReplay;
+  Engine.Judge.HeldOutBatch = F.HeldOutBatch;
+  auto Started = WarmEngine::start(Engine);
+  if (!Started)
+    return Started.error();
+  return std::unique_ptr<StageRunner>(std::move(*Started));
+}
+
+/// Every stage its tool, a process of its own, as a user runs them by hand.
+Expected<std::unique_ptr<StageRunner>>
+toolStages(const StageFlags &F, const StagePipeline &Pipeline) {
+  std::vector<StageSpec> Build, Device, Final = {makeStage("reward")};
+  if (!F.NoCheck)
+    Build.push_back(makeStage("check", {"--preset", F.CheckPreset}));
+  std::vector<std::string> Sandbox;
+  if (F.NoNamespaces)
+    Sandbox.push_back("--no-namespaces");
+  auto withSandbox = [&](std::vector<std::string> Args) {
+    Args.insert(Args.end(), Sandbox.begin(), Sandbox.end());
+    return Args;
+  };
+  Build.push_back(makeStage("run", withSandbox({"--build-only"})));
+  // The builds ahead yield the cores to the device stages' workers.
+  for (StageSpec &S : Build)
+    S.Niceness = 10;
+  std::vector<std::string> RunArgs = {"--device", "{device}"};
+  if (F.KernelCoverage) {
+    std::ostringstream Share;
+    Share << *F.KernelCoverage;
+    RunArgs.insert(RunArgs.end(), {"--kernel-coverage", Share.str()});
+  }
+  if (F.NoGhostReplay)
+    RunArgs.push_back("--no-ghost-replay");
+  if (F.HeldOutBatch)
+    RunArgs.push_back("--held-out-batch");
+  Device = {makeStage("run", withSandbox(RunArgs))};
+  if (!F.NoBench)
+    Device.push_back(makeStage("bench", withSandbox({"--device", "{device}"})));
+  for (const auto *Stages : {&Build, &Device, &Final})
+    if (Error E = Pipeline.verify(*Stages))
+      return E;
+  return std::unique_ptr<StageRunner>(
+      std::make_unique<ToolStages>(Pipeline, Build, Device, Final));
+}
+
+} // namespace
+
 int main(int Argc, char **Argv) {
   ToolContext Tool("kevin-eval");
   CLI::App App("Evaluate many candidates through the whole pipeline",
                "kevin-eval");
-  std::string TasksDir, Solutions, Devices = "cpu";
+  std::string TasksDir, Solutions;
+  StageFlags Flags;
+  bool ToolStagesWanted = false;
   std::vector<std::string> OnlyTasks;
   EvalOptions Options;
-  double StageTimeout = 1800;
-  bool NoBench = false, NoCheck = false, NoReport = false;
-  std::string CheckPreset;
+  bool NoReport = false;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
   App.add_option("--task", OnlyTasks, "Only this task id; repeatable");
@@ -57,7 +126,7 @@ int main(int Argc, char **Argv) {
       ->required();
   App.add_option("-o,--output", Options.ResultsPath, "Results (JSON Lines)")
       ->required();
-  App.add_option("--device", Devices,
+  App.add_option("--device", Flags.Devices,
                  "Devices, comma-separated (cpu, cuda:0,cuda:1, ...): one "
                  "worker each");
   App.add_option("-j,--jobs", Options.Scheduling.BuildJobs,
@@ -68,38 +137,38 @@ int main(int Argc, char **Argv) {
                  "the device, timing loops take turns holding it alone "
                  "(default: 4 on a CUDA device, 1 on the CPU)")
       ->check(CLI::PositiveNumber);
-  App.add_option("--stage-timeout", StageTimeout,
+  App.add_option("--stage-timeout", Flags.StageTimeout,
                  "Seconds one stage tool may take on one candidate");
-  App.add_option("--check-preset", CheckPreset,
+  App.add_option("--check-preset", Flags.CheckPreset,
                  "kevin-check preset (default: cpu when every device is the "
                  "CPU, else strict)");
-  App.add_flag("--no-bench", NoBench, "Skip timing (speedup stays unknown)");
-  App.add_flag("--no-check", NoCheck,
+  App.add_flag("--no-bench", Flags.NoBench, "Skip timing (speedup stays unknown)");
+  App.add_flag("--no-check", Flags.NoCheck,
                "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
                "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
-  std::optional<double> KernelCoverage;
-  App.add_option("--kernel-coverage", KernelCoverage,
+  App.add_flag("--tool-stages", ToolStagesWanted,
+               "Run every stage as its tool (kevin-check, kevin-run, "
+               "kevin-bench, kevin-reward), a process per candidate, instead "
+               "of kevin serve's warm engine in this process");
+  App.add_option("--kernel-coverage", Flags.KernelCoverage,
                  "kevin-run's KEVIN-RT-009 share on CUDA devices, from 0 to "
                  "1 (default 0.9; 0: no profiled forward)");
-  bool HeldOutBatch = false;
-  App.add_flag("--held-out-batch", HeldOutBatch,
+  App.add_flag("--held-out-batch", Flags.HeldOutBatch,
                "kevin-run's KEVIN-RT-022 held-out batch size on one trial");
-  bool NoGhostReplay = false;
-  App.add_flag("--no-ghost-replay", NoGhostReplay,
+  App.add_flag("--no-ghost-replay", Flags.NoGhostReplay,
                "kevin-run's KEVIN-RT-010 off (on CUDA devices, one more "
                "forward without the candidate's kernels)");
-  bool NoNamespaces = false;
-  App.add_flag("--no-namespaces", NoNamespaces,
+  App.add_flag("--no-namespaces", Flags.NoNamespaces,
                "Candidates get no namespaces of their own (kevin-run's "
                "option, for machines where they misbehave)");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
-  if (KernelCoverage && !(*KernelCoverage >= 0 && *KernelCoverage <= 1)) {
+  if (Flags.KernelCoverage && !(*Flags.KernelCoverage >= 0 && *Flags.KernelCoverage <= 1)) {
     Tool.usageError("--kernel-coverage must be a number from 0 to 1");
     return ExitError;
   }
-  if (auto Valid = parseDeviceList(Devices); !Valid) {
+  if (auto Valid = parseDeviceList(Flags.Devices); !Valid) {
     Tool.usageError("--device: " + Valid.error().message());
     return ExitError;
   }
@@ -127,25 +196,16 @@ int main(int Argc, char **Argv) {
                        }),
         Candidates->end());
   }
-  Options.Scheduling.Devices = splitList(Devices);
+  Options.Scheduling.Devices = splitList(Flags.Devices);
   if (Options.Scheduling.Devices.empty()) {
     Tool.usageError("--device names no device");
     return ExitError;
   }
-  WarmEngineOptions Engine;
-  Engine.ToolsDir = fs::selfExecutableDirectory();
-  Engine.StageTimeoutSeconds = StageTimeout;
-  if (CheckPreset.empty())
-    CheckPreset = Devices == "cpu" ? "cpu" : "strict";
-  Engine.CheckPreset = NoCheck ? "" : CheckPreset;
-  Engine.Bench = !NoBench;
-  Engine.Judge.CacheDir = Engine.Timing.CacheDir = defaultCacheDir();
-  Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !NoNamespaces;
-  if (KernelCoverage)
-    Engine.Judge.KernelCoverage = *KernelCoverage;
-  Engine.Judge.GhostReplay = !NoGhostReplay;
-  Engine.Judge.HeldOutBatch = HeldOutBatch;
-  auto Started = WarmEngine::start(Engine);
+  if (Flags.CheckPreset.empty())
+    Flags.CheckPreset = Flags.Devices == "cpu" ? "cpu" : "strict";
+  StagePipeline Pipeline(fs::selfExecutableDirectory(), Flags.StageTimeout);
+  auto Started =
+      ToolStagesWanted ? toolStages(Flags, Pipeline) : warmStages(Flags);
   if (!Started) {
     Tool.error(Started.error());
     return ExitError;

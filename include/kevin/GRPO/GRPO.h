@@ -4,7 +4,7 @@
 // task, as Kevin normalises over the m*n turn samples of a task, or by task
 // and turn), computes each sample's advantage (Advantage.h) and writes either
 // the records with a `grpo` section or one training row per record: the
-// shape an RL engine consumes (docs/TrainingRows.md). A group needs all its
+// shape an RL engine consumes (docs/Integration.md). A group needs all its
 // samples, so the whole input is read before anything is written.
 //
 //===----------------------------------------------------------------------===//
