@@ -49,8 +49,9 @@ for STEP in ${STEPS//,/ }; do
       "$KEVIN_PYTHON" -c "import json,sys; rs=[json.loads(l) for l in open(sys.argv[1])]; [print(r['id'], r['run'].get('outcome'), r.get('bench',{}).get('speedup'), r['reward']['score']) for r in rs]" \
         "$WORK/sanity.jsonl" | tee -a "$OUT/gpu-serve.txt" ;;
     *)
-      OUT=$OUT BIN=$ROOT/build-gpu/bin DEVICE=cuda \
-        ${BASE_SRC:+BASE_BIN=$(cd "$BASE_SRC" && pwd)/build-gpu/bin} \
+      BASE_BIN=""
+      [ -n "${BASE_SRC:-}" ] && BASE_BIN=$(cd "$BASE_SRC" && pwd)/build-gpu/bin
+      OUT=$OUT BIN=$ROOT/build-gpu/bin DEVICE=cuda BASE_BIN=$BASE_BIN \
         "$ROOT/utils/bench-serve.sh" "$STEP" >> "$OUT/gpu-serve.txt" 2>&1 ;;
   esac
 done

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+#===-- bench-serve.sh - kevin serve against kevin eval and KernelBench ---===#
+#
+# Issue 22's benchmark: one run, one machine, one RL-shaped batch
+# (utils/make-rl-batch.py: TASKS_PER_BATCH tasks x PER_TASK samples, default
+# 4 x 16 = N candidates, with honest variants, wrong answers and build
+# errors), evaluated by
+#   baseline  utils/kernelbench-baseline.py --parallel $BASELINE_PARALLEL (8):
+#             a process and a cold load_inline per candidate (CUDA only: it
+#             times with CUDA events);
+#   base      $BASE_BIN/kevin eval, the previous release (stage tools),
+#             from an empty build cache;
+#   eval      $BIN/kevin eval, this tree (the in-process engine), from an
+#             empty build cache;
+#   serve     $BIN/kevin-serve --port 0 from an empty build cache: the batch
+#             POSTed to /v1/evaluate as soon as it listens (cold: the time from
+#             the server's start until the reply), then twice more to the same
+#             server (warm: builds are cache hits, references cached; the
+#             third POST shows whether the second was steady); SIGTERM after.
+# and prints seconds per candidate (wall / N) for each, the ratios, whether
+# run.correct agrees per candidate between kevin serve and both kevin evals
+# (disagreements listed), the device-busy floor and the spread of speedups
+# between the two warm passes.
+#
+# usage: OUT=dir BIN=build-gpu/bin BASE_BIN=build-base-src/build-gpu/bin \
+#          DEVICE=cuda utils/bench-serve.sh [baseline,base,eval,serve]
+#        OUT=dir BIN=build/bin DEVICE=cpu [PER_TASK=6] utils/bench-serve.sh
+# Phases run in the order given (default: all that apply; `base` needs
+# BASE_BIN; `baseline` is skipped on the CPU); `none` runs none and only
+# summarises what $WORK holds. On CUDA every kevin runs with --no-check (the
+# GPU machine has no Clang); on the CPU kevin-check runs on both sides.
+# Knobs: KEVIN_TASK_PROFILE (default gpu on CUDA, small on the CPU),
+# DEVICE_JOBS (--device-jobs of kevin eval and kevin-serve, both with -j
+# $(nproc); default 8 on CUDA, 1 on the CPU),
+# EVAL_ARGS (both kevin evals), SERVE_ARGS (kevin-serve), BENCH_SERVE_CACHE
+# (the build caches, default $TMPDIR/kevin-bench-serve-cache).
+# Logs and records are written to WORK (default $OUT/work); at the end WORK
+# is packed into $OUT/logs.tar.gz (and removed when it is $OUT/work), so
+# $OUT holds two files: logs.tar.gz and the summary bench-serve.txt. Chained
+# device calls keep WORK outside $OUT (e.g. WORK=/tmp/bench-serve-work) so
+# the summary of the last call covers the phases of all of them.
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$ROOT/bench-serve-out}
+BIN=$(cd "${BIN:-$ROOT/build/bin}" && pwd)
+BASE_BIN=${BASE_BIN:-}
+DEVICE=${DEVICE:-cuda}
+PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
+WORK=${WORK:-$OUT/work}
+CACHE=${BENCH_SERVE_CACHE:-${TMPDIR:-/tmp}/kevin-bench-serve-cache}
+TASKS=$ROOT/share/kevin/tasks
+BASELINE_PARALLEL=${BASELINE_PARALLEL:-8}
+case $DEVICE in
+  cpu) CHECK_ARGS=(); DEFAULT_PHASES=eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-1}
+       export KEVIN_TASK_PROFILE=${KEVIN_TASK_PROFILE:-small} ;;
+  *) CHECK_ARGS=(--no-check); DEFAULT_PHASES=baseline,eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-8}
+     export KEVIN_TASK_PROFILE=${KEVIN_TASK_PROFILE:-gpu} ;;
+esac
+[ -n "$BASE_BIN" ] && DEFAULT_PHASES=${DEFAULT_PHASES/eval/base,eval}
+PHASES=${1:-$DEFAULT_PHASES}
+mkdir -p "$OUT" "$WORK"
+[ -f "$WORK/batch/batch.jsonl" ] ||
+  "$PYTHON" "$ROOT/utils/make-rl-batch.py" --device "${DEVICE%%:*}" --out "$WORK/batch" \
+    --tasks-per-batch "${TASKS_PER_BATCH:-4}" --per-task "${PER_TASK:-16}" > "$WORK/batch.log" 2>&1 ||
+  { cat "$WORK/batch.log" >&2; exit 1; }
+
+timed() { # name command...: runs the command; appends "name milliseconds" to walls.txt if it succeeds
+  local name=$1 start end
+  shift
+  start=$(date +%s%N)
+  if "$@"; then
+    end=$(date +%s%N)
+    echo "$name $(( (end - start) / 1000000 ))" >> "$WORK/walls.txt"
+  else
+    echo "bench-serve: error: the $name phase failed (exit $?; its log is in logs.tar.gz)" >&2
+  fi
+}
+run_eval() { # name bin-dir: kevin eval over the batch from an empty build cache
+  rm -rf "${CACHE:?}/$1" "$WORK/$1.jsonl"
+  KEVIN_CACHE_DIR=$CACHE/$1 timed "$1" "$2/kevin" eval "${CHECK_ARGS[@]}" --no-report \
+    --tasks "$TASKS" --solutions "$WORK/batch/solutions" --device "$DEVICE" -j "$(nproc)" \
+    --device-jobs "$DEVICE_JOBS" ${EVAL_ARGS:-} -o "$WORK/$1.jsonl" > "$WORK/$1.log" 2>&1
+}
+
+for PHASE in ${PHASES//,/ }; do
+  sed -i "/^$PHASE /d" "$WORK/walls.txt" 2>/dev/null
+  case $PHASE in
+    baseline)
+      if [ "$DEVICE" = cpu ]; then
+        echo "bench-serve: the baseline times with CUDA events: skipped on the CPU"
+        continue
+      fi
+      timed baseline "$PYTHON" "$ROOT/utils/kernelbench-baseline.py" --tasks "$WORK/batch/baseline-tasks" \
+        --solutions "$WORK/batch/solutions" --parallel "$BASELINE_PARALLEL" --device "$DEVICE" \
+        --out "$WORK/baseline.jsonl" > "$WORK/baseline.txt" 2>&1 ;;
+    base) run_eval eval-base "${BASE_BIN:?set BASE_BIN to the bin directory of the previous release}" ;;
+    eval) run_eval eval-new "$BIN" ;;
+    serve)
+      rm -rf "${CACHE:?}/serve"
+      KEVIN_CACHE_DIR=$CACHE/serve "$PYTHON" - "$WORK" "$BIN/kevin-serve" --tasks "$TASKS" \
+        --device "$DEVICE" --host 127.0.0.1 --port 0 -j "$(nproc)" --device-jobs "$DEVICE_JOBS" \
+        "${CHECK_ARGS[@]}" ${SERVE_ARGS:-} <<'PY'
+# The serve phase: start the server, POST the batch three times, stop it.
+import json, os, signal, subprocess, sys, threading, time, urllib.request
+work, command = sys.argv[1], sys.argv[2:]
+batch = open(os.path.join(work, "batch", "batch.jsonl"), "rb").read()
+log = open(os.path.join(work, "serve.log"), "w")
+
+def request(url, body=None):
+    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/x-ndjson"})
+    with urllib.request.urlopen(req, timeout=7200) as reply:
+        return reply.read()
+
+start = time.monotonic()
+server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.PIPE, text=True)
+url = None
+for line in server.stderr:
+    log.write(line)
+    log.flush()
+    if line.startswith("kevin-serve: listening on "):
+        url = line.split()[-1]
+        break
+result = {"listening_seconds": time.monotonic() - start, "passes": []}
+def copy_log():
+    for line in server.stderr:
+        log.write(line)
+        log.flush()
+
+threading.Thread(target=copy_log, daemon=True).start()
+try:
+    for name in ("serve-cold", "serve-warm1", "serve-warm2") if url else ():
+        posted = time.monotonic()
+        records = request(url + "/v1/evaluate", batch)
+        done = time.monotonic()
+        open(os.path.join(work, name + ".jsonl"), "wb").write(records)
+        result["passes"].append({"name": name, "post_seconds": done - posted,
+                                 "seconds": done - (start if name == "serve-cold" else posted),
+                                 "healthz": json.loads(request(url + "/healthz"))})
+except Exception as error:  # reported in the summary; the server is stopped all the same
+    result["error"] = repr(error)
+server.send_signal(signal.SIGTERM)
+try:
+    result["exit_status"] = server.wait(timeout=300)
+except subprocess.TimeoutExpired:
+    server.kill()
+    result["exit_status"] = "killed: no exit 300 s after SIGTERM"
+json.dump(result, open(os.path.join(work, "serve.json"), "w"), indent=1)
+print("serve: listening after %.1f s; %s; exit %s" % (result["listening_seconds"], ", ".join(
+    "%s %.1f s" % (p["name"], p["seconds"]) for p in result["passes"]) or "no pass", result["exit_status"]))
+PY
+      ;;
+    none) ;;
+    *) echo "bench-serve.sh: error: unknown phase '$PHASE'" >&2; exit 2 ;;
+  esac
+done
+
+"$PYTHON" - "$WORK" "$BASELINE_PARALLEL" "$DEVICE" <<'PY' | tee "$OUT/bench-serve.txt"
+# The summary of whatever WORK holds.
+import json, os, statistics, sys
+work, parallel, device = sys.argv[1:4]
+expected = {c["id"]: c for c in json.load(open(os.path.join(work, "batch", "expected.json")))["candidates"]}
+n = len(expected)
+by_file = {c["file"][:-len(".py")]: i for i, c in expected.items()}
+
+def records(name):
+    path = os.path.join(work, name + ".jsonl")
+    if not os.path.exists(path):
+        return {}
+    rows = [json.loads(line) for line in open(path) if line.strip()]
+    if name == "baseline":  # keyed by the candidate's file name under baseline-tasks
+        return {by_file[r["task_id"]]: {"run": {"correct": r["correct"]}} for r in rows}
+    return {r.get("id"): r for r in rows}
+
+def field(record, *path):
+    for key in path:
+        record = record.get(key) if isinstance(record, dict) else None
+    return record
+
+walls = {}
+if os.path.exists(os.path.join(work, "walls.txt")):
+    walls = {l.split()[0]: float(l.split()[1]) / 1000 for l in open(os.path.join(work, "walls.txt"))}
+serve = json.load(open(os.path.join(work, "serve.json"))) if os.path.exists(os.path.join(work, "serve.json")) else {}
+for p in serve.get("passes", []):
+    walls[p["name"]] = p["seconds"]
+rows = [("baseline", "(a) KernelBench protocol, --parallel %s" % parallel),
+        ("eval-base", "(b) kevin eval, previous release, cold cache"),
+        ("eval-new", "(b') kevin eval, this tree, cold cache"),
+        ("serve-cold", "(c) kevin serve cold, server start included"),
+        ("serve-warm1", "(d) kevin serve warm, 2nd POST"),
+        ("serve-warm2", "(d) kevin serve warm, 3rd POST")]
+per = {key: walls[key] / n for key, _ in rows if key in walls}
+print("batch: %d candidates (%s), device %s, profile %s" % (
+    n, ", ".join(sorted({c["task_id"] for c in expected.values()})),
+    device, os.environ.get("KEVIN_TASK_PROFILE")))
+print("%-48s %10s %14s" % ("", "wall s", "s/candidate"))
+for key, label in rows:
+    if key in per:
+        print("%-48s %10.1f %14.3f" % (label, walls[key], per[key]))
+if serve:
+    print("kevin serve: listening %.1f s after its start; exit status %s%s" % (
+        serve["listening_seconds"], serve.get("exit_status"), "; ERROR " + serve["error"] if "error" in serve else ""))
+for num, den in (("serve-warm1", "baseline"), ("serve-warm1", "eval-base"), ("serve-warm1", "eval-new"),
+                 ("serve-cold", "baseline"), ("serve-cold", "eval-base"), ("serve-cold", "eval-new")):
+    if num in per and den in per:
+        print("ratio %s / %s = %.3f (%.1fx cheaper)" % (num, den, per[num] / per[den], per[den] / per[num]))
+
+verdicts = {key: records(key) for key, _ in rows}
+def correct(key, cid):
+    return bool(field(verdicts[key].get(cid, {}), "run", "correct"))
+for key, _ in rows:
+    if verdicts[key]:
+        missing = sorted(set(expected) - set(verdicts[key]))
+        off = [c for c in expected if c in verdicts[key] and correct(key, c) != expected[c]["correct"]]
+        print("verdicts %s: %d correct of %d%s; not as intended: %s" % (
+            key, sum(correct(key, c) for c in verdicts[key]), len(verdicts[key]),
+            "; MISSING %s" % missing if missing else "", off or "none"))
+for left in ("serve-cold", "serve-warm1", "serve-warm2"):
+    for right in ("eval-base", "eval-new", "baseline"):
+        if verdicts[left] and verdicts[right]:
+            differ = ["%s (serve %s/%s, %s %s/%s)" % (
+                c, correct(left, c), field(verdicts[left].get(c, {}), "outcome"), right, correct(right, c),
+                field(verdicts[right].get(c, {}), "run", "outcome")) for c in expected
+                if correct(left, c) != correct(right, c)]
+            print("run.correct %s vs %s: %s" % (left, right, "identical" if not differ else
+                                                 "%d differ: %s" % (len(differ), "; ".join(differ))))
+
+FLOOR = (("run", "seconds", "load"), ("run", "seconds", "run"), ("bench", "seconds", "candidate"))
+warm = verdicts["serve-warm1"]
+if warm:
+    carried = {".".join(p): sum(isinstance(field(r, *p), (int, float)) for r in warm.values()) for p in FLOOR}
+    floor = sum(field(r, *p) or 0.0 for r in warm.values() for p in FLOOR) / n
+    print("floor: sum over the 2nd POST's records of %s / N = %.3f s per candidate (records carrying each: %s;"
+          " the reference's timings, bench.seconds.reference, are left out)" % (" + ".join(carried), floor, carried))
+    if floor > 0 and "serve-warm1" in per:
+        print("  warm serve per candidate / floor = %.2f" % (per["serve-warm1"] / floor))
+    second = verdicts["serve-warm2"]
+    spread = [abs(a - b) / ((a + b) / 2) for a, b in
+              ((field(warm[c], "bench", "speedup"), field(second.get(c, {}), "bench", "speedup")) for c in warm)
+              if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b > 0]
+    if spread:
+        print("timing spread: %d candidates timed in both warm POSTs; median |delta speedup| / mean speedup = %.3f"
+              " (max %.3f)" % (len(spread), statistics.median(spread), max(spread)))
+PY
+tar -czf "$OUT/logs.tar.gz" -C "$WORK" . && [ "$WORK" = "$OUT/work" ] && rm -rf "$WORK"
+exit 0
