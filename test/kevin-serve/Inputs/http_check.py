@@ -65,6 +65,16 @@ def read(path):
 
 def main():
     proc, log, url = start()
+    try:
+        probe(proc, url)
+    finally:
+        # A failed check must not leave the server behind.
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def probe(proc, url):
     print("listening", url.startswith("http://127.0.0.1:"))
     if TOKEN:
         status, _, body = call(url, "/healthz", token=None)
