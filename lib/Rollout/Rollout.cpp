@@ -438,7 +438,8 @@ bool RolloutRun::evaluateCode(const TrajectoryState &S, int Turn,
   Record["candidate_path"] = Path;
   Expected<Json> Evaluated = [&] {
     SlotGuard Guard(Evaluations);
-    return Pipeline.runStages(O.Stages, Record);
+    return O.Server ? O.Server->evaluate(Record)
+                    : Pipeline.runStages(O.Stages, Record);
   }();
   if (!Evaluated) {
     fail(Evaluated.error().withContext("evaluating " + Id));

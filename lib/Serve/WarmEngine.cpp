@@ -271,10 +271,20 @@ Expected<Json> WarmEngine::bench(const std::string &Device,
 //--- After --------------------------------------------------------------------
 
 Expected<Json> WarmEngine::runFinalStages(const Json &Record) const {
-  // A record that was only checked has no verdict to score.
-  if (!findField(Record, field::RunCorrect))
+  // A record that passed its check and was not run has no verdict to score.
+  if (!findField(Record, field::RunCorrect) && isTrue(Record, field::CheckOk))
     return Record;
-  return Tools.runStage(makeStage("reward"), Record);
+  // One kernel's score: a turn of a trajectory (kevin rollout --server) is
+  // scored alone, its return is the trajectory's business.
+  Json Alone = Record;
+  for (const char *Key : {"trajectory", "trajectory_id", "turn"})
+    Alone.erase(Key);
+  Expected<Json> Scored = Tools.runStage(makeStage("reward"), Alone);
+  if (!Scored)
+    return Scored.error();
+  Json Out = Record;
+  Out["reward"] = (*Scored)["reward"];
+  return Out;
 }
 
 EngineHealth WarmEngine::health() const {

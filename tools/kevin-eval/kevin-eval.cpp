@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/EvalBatch.h"
+#include "kevin/Rollout/RemoteStages.h"
 #include "kevin/Serve/WarmEngine.h"
 #include "kevin/Support/CacheDir.h"
 #include "kevin/Support/Device.h"
@@ -68,6 +69,17 @@ Expected<std::unique_ptr<StageRunner>> warmStages(const StageFlags &F) {
   return std::unique_ptr<StageRunner>(std::move(*Started));
 }
 
+/// A kevin serve's engine, over HTTP.
+Expected<std::unique_ptr<StageRunner>> remoteStages(const StageFlags &F,
+                                                    const std::string &Url,
+                                                    const std::string &Token) {
+  std::string Stages = F.NoCheck ? "run" : "check,run";
+  if (!F.NoBench)
+    Stages += ",bench";
+  return std::unique_ptr<StageRunner>(
+      std::make_unique<RemoteStages>(Url, Token, Stages, F.StageTimeout));
+}
+
 /// Every stage its tool, a process of its own, as a user runs them by hand.
 Expected<std::unique_ptr<StageRunner>>
 toolStages(const StageFlags &F, const StagePipeline &Pipeline) {
@@ -114,6 +126,7 @@ int main(int Argc, char **Argv) {
   std::string TasksDir, Solutions;
   StageFlags Flags;
   bool ToolStagesWanted = false;
+  std::string Server, Token;
   std::vector<std::string> OnlyTasks;
   EvalOptions Options;
   bool NoReport = false;
@@ -147,6 +160,10 @@ int main(int Argc, char **Argv) {
                "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
                "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
+  App.add_option("--server", Server,
+                 "A kevin serve (http://HOST:PORT) that evaluates every "
+                 "candidate; -j requests at once");
+  App.add_option("--token", Token, "The server's bearer token");
   App.add_flag("--tool-stages", ToolStagesWanted,
                "Run every stage as its tool (kevin-check, kevin-run, "
                "kevin-bench, kevin-reward), a process per candidate, instead "
@@ -204,8 +221,9 @@ int main(int Argc, char **Argv) {
   if (Flags.CheckPreset.empty())
     Flags.CheckPreset = Flags.Devices == "cpu" ? "cpu" : "strict";
   StagePipeline Pipeline(fs::selfExecutableDirectory(), Flags.StageTimeout);
-  auto Started =
-      ToolStagesWanted ? toolStages(Flags, Pipeline) : warmStages(Flags);
+  auto Started = !Server.empty()    ? remoteStages(Flags, Server, Token)
+                 : ToolStagesWanted ? toolStages(Flags, Pipeline)
+                                    : warmStages(Flags);
   if (!Started) {
     Tool.error(Started.error());
     return ExitError;

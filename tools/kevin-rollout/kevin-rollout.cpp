@@ -73,6 +73,7 @@ int main(int Argc, char **Argv) {
   OpenAIOptions Http;
   double StageTimeout = 1800;
   bool NoPost = false;
+  std::string Server, ServerToken;
   std::string CheckPreset;
   App.add_option("--tasks", TasksDir, "Directory of KernelBench-format tasks")
       ->required();
@@ -114,6 +115,10 @@ int main(int Argc, char **Argv) {
                  "Seconds one stage may take on one turn");
   App.add_option("--check-preset", CheckPreset,
                  "kevin-check preset (default: cpu for --device cpu, else strict)");
+  App.add_option("--server", Server,
+                 "Evaluate the turns on a kevin serve (http://HOST:PORT) "
+                 "instead of running the stage tools here");
+  App.add_option("--server-token", ServerToken, "The server's bearer token");
   App.add_flag("--no-post", NoPost,
                "Skip rewards, training rows and the report after the run");
   App.add_option("--api-key", Http.ApiKey,
@@ -161,7 +166,11 @@ int main(int Argc, char **Argv) {
         Stage == "check" ? makeStage(Stage, {"--preset", CheckPreset})
                          : makeStage(Stage, {"--device", Options.Device}));
   StagePipeline Pipeline(fs::selfExecutableDirectory(), StageTimeout);
-  if (Error E = Pipeline.verify(Options.Stages)) {
+  // The server's own preset checks; its stages are the ones named here.
+  RemoteStages Remote(Server, ServerToken, Stages, StageTimeout);
+  if (!Server.empty())
+    Options.Server = &Remote;
+  else if (Error E = Pipeline.verify(Options.Stages)) {
     Tool.error(E);
     return ExitError;
   }

@@ -15,6 +15,7 @@
 
 #include "kevin/Rollout/Policy.h"
 #include "kevin/Rollout/Prompt.h"
+#include "kevin/Rollout/RemoteStages.h"
 #include "kevin/Rollout/StagePipeline.h"
 #include "kevin/Support/Error.h"
 
@@ -51,6 +52,8 @@ struct RolloutOptions {
   bool ShowProgress = true;
   /// The evaluation of one turn: normally check, run, bench.
   std::vector<StageSpec> Stages;
+  /// Evaluates the turns on a kevin serve instead (Stages then unused).
+  const RemoteStages *Server = nullptr;
 };
 
 struct RolloutSummary {
