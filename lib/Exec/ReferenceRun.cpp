@@ -167,6 +167,10 @@ prepareReference(const std::string &TaskPath, const JudgeOptions &Options) {
   return std::shared_ptr<const PreparedReference>(std::move(Prepared));
 }
 
+bool referenceFailed(const PreparedReference &Reference) {
+  return Reference.Failure.has_value();
+}
+
 size_t referenceBytes(const PreparedReference &Reference) {
   size_t Bytes = 0;
   for (const std::vector<at::Tensor> &Draw : Reference.Outputs)

@@ -96,23 +96,32 @@ WarmEngine::start(WarmEngineOptions Options) {
 
 Expected<LaunchedChild> WarmEngine::launch(const SubprocessOptions &Run,
                                            int In, int Out, int Err) const {
-  ChildLauncher Launcher;
-  {
-    std::lock_guard<std::mutex> Hold(ZygoteGuard);
-    if (!Warm || !Warm->alive()) {
-      // A zygote that died (killed, out of memory) is replaced; the
-      // workers it ran have been reported by their own judgements.
-      Warm.reset();
-      Expected<std::unique_ptr<Zygote>> Started =
-          Zygote::start(Options.Judge.WorkerPath, Options.Judge.CacheDir);
-      if (!Started)
-        return Started.error();
-      Warm = std::move(*Started);
-      ++ZygoteRestarts;
+  // A zygote that died (killed, out of memory) is replaced, once it is seen
+  // dead or refuses a launch; the workers it ran have been reported by their
+  // own judgements.
+  const Zygote *Failed = nullptr;
+  for (int Attempt = 0;; ++Attempt) {
+    ChildLauncher Launcher;
+    const Zygote *Used;
+    {
+      std::lock_guard<std::mutex> Hold(ZygoteGuard);
+      if (!Warm || !Warm->alive() || (Failed && Warm.get() == Failed)) {
+        Warm.reset();
+        Expected<std::unique_ptr<Zygote>> Started =
+            Zygote::start(Options.Judge.WorkerPath, Options.Judge.CacheDir);
+        if (!Started)
+          return Started.error();
+        Warm = std::move(*Started);
+        ++ZygoteRestarts;
+      }
+      Launcher = Warm->launcher();
+      Used = Warm.get();
     }
-    Launcher = Warm->launcher();
+    Expected<LaunchedChild> Child = Launcher(Run, In, Out, Err);
+    if (Child || Attempt > 0)
+      return Child;
+    Failed = Used;
   }
-  return Launcher(Run, In, Out, Err);
 }
 
 JudgeOptions WarmEngine::judgeOptions(const std::string &Device,
@@ -203,6 +212,10 @@ WarmEngine::reference(const std::string &TaskPath,
       prepareReference(TaskPath, judgeOptions(Device, /*BuildOnly=*/false));
   if (!Made)
     return Made.error();
+  // A reference that failed (its worker killed, the task broken) serves the
+  // judgement that asked for it, never the next: that one tries again.
+  if (referenceFailed(**Made))
+    return Made;
   std::lock_guard<std::mutex> Hold(CacheGuard);
   CachedReference Entry{*Made, 1, referenceBytes(**Made), ++UseClock};
   size_t Total = Entry.Bytes;

@@ -111,6 +111,10 @@ prepareReference(const std::string &TaskPath, const JudgeOptions &Options);
 /// The bytes of reference outputs it holds (for a cache's memory bound).
 size_t referenceBytes(const PreparedReference &Reference);
 
+/// Whether the reference failed (every judgement against it is a
+/// reference-error).
+bool referenceFailed(const PreparedReference &Reference);
+
 /// Judges one candidate. An Error means kevin itself could not do its job
 /// (no worker, cannot create the temporary directory). With Reference (made
 /// by prepareReference with the same trial options) its reference worker is

@@ -81,6 +81,13 @@ def probe(proc, url):
         print("no token", status, json.loads(body)["error"])
         status, _, _ = call(url, "/healthz", token="wrong")
         print("wrong token", status)
+    if "--max-queue" in EXTRA:
+        # More samples than the queue takes: refused whole, with Retry-After.
+        code = read("solutions/cpu/level1/19_ReLU.py")
+        status, headers, body = call(url, "/v1/evaluate", lines(
+            [{"task_id": "level1/19_ReLU", "code": code}] * 3))
+        print("queue full", status, headers.get("Retry-After"), json.loads(body)["error"])
+        return
     status, _, body = call(url, "/healthz")
     health = json.loads(body)
     print("healthz", status, health["devices"], health["tasks"] > 0,

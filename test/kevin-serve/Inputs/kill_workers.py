@@ -1,0 +1,149 @@
+#===-- kill_workers.py - kevin-serve recovers from killed workers --------===#
+"""Starts kevin-serve on 127.0.0.1 and, while requests are in flight, kills
+(SIGKILL, by PID) a candidate's worker, a reference worker and the zygote
+itself, each found among the server's descendants by its working directory
+or its command line. Prints each sample's outcome and what the server says
+afterwards; stops the server with SIGTERM.
+
+usage: kill_workers.py SHARE_DIR LOG
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+SHARE, LOG = sys.argv[1], sys.argv[2]
+
+
+def start():
+    log = open(LOG, "w+")
+    proc = subprocess.Popen(
+        ["kevin-serve", "--tasks", os.path.join(SHARE, "tasks"), "--device",
+         "cpu", "--port", "0", "--no-check"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        log.seek(0)
+        for line in log.read().splitlines():
+            if "listening on " in line:
+                return proc, line.split("listening on ")[1].strip()
+        if proc.poll() is not None:
+            sys.exit("kevin-serve ended early")
+        time.sleep(0.2)
+    proc.kill()
+    sys.exit("kevin-serve did not listen")
+
+
+def evaluate(url, samples, stages="run"):
+    body = "".join(json.dumps(s) + "\n" for s in samples).encode()
+    req = urllib.request.Request(url + "/v1/evaluate?stages=" + stages,
+                                 data=body, method="POST")
+    with urllib.request.urlopen(req, timeout=600) as resp:
+        return [json.loads(line) for line in resp.read().decode().splitlines()]
+
+
+def health(url):
+    with urllib.request.urlopen(url + "/healthz", timeout=60) as resp:
+        return json.loads(resp.read())
+
+
+def descendants(pid):
+    """Every process below pid, by walking /proc's parent links."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                pass
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def find(pid, predicate, seconds=120):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        for child in descendants(pid):
+            try:
+                if predicate(child):
+                    return child
+            except OSError:
+                pass
+        time.sleep(0.05)
+    return None
+
+
+def cwd_has(text):
+    return lambda child: text in os.readlink(f"/proc/{child}/cwd")
+
+
+def lingering(predicate, seconds):
+    """A predicate that holds for a process that still matches after
+    seconds (a candidate's run, not the quick build ahead before it)."""
+    def check(child):
+        if not predicate(child):
+            return False
+        time.sleep(seconds)
+        return os.path.exists(f"/proc/{child}") and predicate(child)
+    return check
+
+
+def is_zygote(child):
+    with open(f"/proc/{child}/cmdline", "rb") as cmd:
+        args = cmd.read().split(b"\0")
+    return len(args) > 1 and args[1] == b"zygote" and \
+        not cwd_has("kevin-run")(child) and not cwd_has("kevin-reference")(child)
+
+
+def kill_during(url, proc, samples, predicate, what):
+    """Sends samples; kills the first descendant matching predicate."""
+    reply = {}
+    sender = threading.Thread(target=lambda: reply.update(r=evaluate(url, samples)))
+    sender.start()
+    victim = find(proc.pid, predicate)
+    if victim:
+        os.kill(victim, signal.SIGKILL)
+    sender.join(600)
+    record = reply["r"][0]
+    print(what, "killed" if victim else "not found", record["outcome"],
+          record["reward"]["score"])
+
+
+def main():
+    proc, url = start()
+    try:
+        relu = open(os.path.join(SHARE, "solutions/cpu/level1/19_ReLU.py")).read()
+        sigmoid = open(os.path.join(SHARE, "solutions/cpu/level1/21_Sigmoid.py")).read()
+        # A candidate whose forward sleeps: its worker is killed in its run.
+        head = "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+        sleepy = relu.replace(head, head + "        import time; time.sleep(60)\n")
+        assert sleepy != relu
+        good = {"id": "good", "task_id": "level1/19_ReLU", "code": relu}
+        print("warm", evaluate(url, [good])[0]["outcome"])
+        kill_during(url, proc, [{"id": "sleepy", "task_id": "level1/19_ReLU", "code": sleepy}],
+                    lingering(cwd_has("/candidate"), 3.0), "candidate worker")
+        print("after candidate", evaluate(url, [good])[0]["outcome"])
+        kill_during(url, proc, [{"id": "sig", "task_id": "level1/21_Sigmoid", "code": sigmoid}],
+                    cwd_has("kevin-reference"), "reference worker")
+        print("after reference", evaluate(url, [dict(good, task_id="level1/21_Sigmoid", code=sigmoid)])[0]["outcome"])
+        zygote = find(proc.pid, is_zygote)
+        os.kill(zygote, signal.SIGKILL)
+        print("after zygote", evaluate(url, [good])[0]["outcome"],
+              health(url)["workers_alive"]["zygote_restarts"])
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        print("exit", proc.wait(300))
+
+
+main()
