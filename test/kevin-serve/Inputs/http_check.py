@@ -8,36 +8,17 @@ usage: http_check.py SHARE_DIR [--token T] [extra kevin-serve options...]
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 
+from serve_support import start_server
+
 SHARE = sys.argv[1]
 EXTRA = sys.argv[2:]
 TOKEN = EXTRA[EXTRA.index("--token") + 1] if "--token" in EXTRA else None
-
-
-def start():
-    log = open(os.environ.get("SERVE_LOG", "serve.log"), "w+")
-    proc = subprocess.Popen(
-        ["kevin-serve", "--tasks", os.path.join(SHARE, "tasks"), "--device",
-         "cpu", "--port", "0"] + EXTRA,
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.time() + 180
-    while time.time() < deadline:
-        log.seek(0)
-        for line in log.read().splitlines():
-            if "listening on " in line:
-                return proc, log, line.split("listening on ")[1].strip()
-        if proc.poll() is not None:
-            log.seek(0)
-            sys.exit("kevin-serve ended: " + log.read())
-        time.sleep(0.2)
-    proc.kill()
-    sys.exit("kevin-serve did not listen within 180 s")
 
 
 def call(url, path, body=None, token=TOKEN, content_type="application/x-ndjson"):
@@ -64,7 +45,7 @@ def read(path):
 
 
 def main():
-    proc, log, url = start()
+    proc, url = start_server(SHARE, os.environ.get("SERVE_LOG", "serve.log"), EXTRA)
     try:
         probe(proc, url)
     finally:

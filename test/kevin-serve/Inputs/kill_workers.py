@@ -10,32 +10,14 @@ usage: kill_workers.py SHARE_DIR LOG
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
 import urllib.request
 
+from serve_support import start_server
+
 SHARE, LOG = sys.argv[1], sys.argv[2]
-
-
-def start():
-    log = open(LOG, "w+")
-    proc = subprocess.Popen(
-        ["kevin-serve", "--tasks", os.path.join(SHARE, "tasks"), "--device",
-         "cpu", "--port", "0", "--no-check"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.time() + 180
-    while time.time() < deadline:
-        log.seek(0)
-        for line in log.read().splitlines():
-            if "listening on " in line:
-                return proc, line.split("listening on ")[1].strip()
-        if proc.poll() is not None:
-            sys.exit("kevin-serve ended early")
-        time.sleep(0.2)
-    proc.kill()
-    sys.exit("kevin-serve did not listen")
 
 
 def evaluate(url, samples, stages="run"):
@@ -121,7 +103,7 @@ def kill_during(url, proc, samples, predicate, what):
 
 
 def main():
-    proc, url = start()
+    proc, url = start_server(SHARE, LOG, ["--no-check"])
     try:
         relu = open(os.path.join(SHARE, "solutions/cpu/level1/19_ReLU.py")).read()
         sigmoid = open(os.path.join(SHARE, "solutions/cpu/level1/21_Sigmoid.py")).read()

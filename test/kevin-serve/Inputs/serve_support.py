@@ -5,6 +5,9 @@ Each script gets a file holding a server's URL (written by wait_listening.py)
 and share/kevin; the kevin_client package comes from PYTHONPATH.
 """
 import os
+import subprocess
+import sys
+import time
 
 RELU = "level1/19_ReLU"
 UNKNOWN = "level1/999_NoSuchTask"
@@ -37,3 +40,25 @@ def describe(summary: dict) -> str:
     """A reward dict (score, correct, speedup, outcome) as one checkable line."""
     return (f"score={score_text(summary['score'])} correct={summary['correct']} "
             f"outcome={summary['outcome']} keys={','.join(sorted(summary))}")
+
+
+def start_server(share_dir: str, log_path: str, extra=()):
+    """Starts kevin-serve on the bundled tasks (CPU, any free port) with its
+    stderr in log_path; returns the process and its URL once it listens."""
+    log = open(log_path, "w+")
+    proc = subprocess.Popen(
+        ["kevin-serve", "--tasks", os.path.join(share_dir, "tasks"), "--device",
+         "cpu", "--port", "0", *extra],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        log.seek(0)
+        text = log.read()
+        for line in text.splitlines():
+            if "listening on " in line:
+                return proc, line.split("listening on ")[1].strip()
+        if proc.poll() is not None:
+            sys.exit("kevin-serve ended: " + text)
+        time.sleep(0.2)
+    proc.kill()
+    sys.exit("kevin-serve did not listen within 180 s")
