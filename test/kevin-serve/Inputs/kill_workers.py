@@ -5,7 +5,9 @@ itself, each found among the server's descendants by its working directory
 or its command line. Prints each sample's outcome and what the server says
 afterwards; stops the server with SIGTERM.
 
-usage: kill_workers.py SHARE_DIR LOG
+usage: kill_workers.py SHARE_DIR TASKS_DIR LOG
+(TASKS_DIR holds level1/19_ReLU and a level1/21_Sigmoid whose reference is
+slow enough to be caught while it computes.)
 """
 import json
 import os
@@ -17,7 +19,7 @@ import urllib.request
 
 from serve_support import start_server
 
-SHARE, LOG = sys.argv[1], sys.argv[2]
+SHARE, TASKS, LOG = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
 def evaluate(url, samples, stages="run"):
@@ -103,7 +105,7 @@ def kill_during(url, proc, samples, predicate, what):
 
 
 def main():
-    proc, url = start_server(SHARE, LOG, ["--no-check"])
+    proc, url = start_server(SHARE, LOG, ["--no-check"], tasks_dir=TASKS)
     try:
         relu = open(os.path.join(SHARE, "solutions/cpu/level1/19_ReLU.py")).read()
         sigmoid = open(os.path.join(SHARE, "solutions/cpu/level1/21_Sigmoid.py")).read()

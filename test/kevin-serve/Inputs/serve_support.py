@@ -42,12 +42,13 @@ def describe(summary: dict) -> str:
             f"outcome={summary['outcome']} keys={','.join(sorted(summary))}")
 
 
-def start_server(share_dir: str, log_path: str, extra=()):
-    """Starts kevin-serve on the bundled tasks (CPU, any free port) with its
-    stderr in log_path; returns the process and its URL once it listens."""
+def start_server(share_dir: str, log_path: str, extra=(), tasks_dir=None):
+    """Starts kevin-serve on the bundled tasks (or tasks_dir; CPU, any free
+    port) with its stderr in log_path; returns the process and its URL once
+    it listens."""
     log = open(log_path, "w+")
     proc = subprocess.Popen(
-        ["kevin-serve", "--tasks", os.path.join(share_dir, "tasks"), "--device",
+        ["kevin-serve", "--tasks", tasks_dir or os.path.join(share_dir, "tasks"), "--device",
          "cpu", "--port", "0", *extra],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.time() + 180
