@@ -5,21 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/EvalBatch.h"
-#include "kevin/Support/Device.h"
 #include "kevin/Support/Progress.h"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <mutex>
-#include <optional>
 #include <regex>
 #include <set>
-#include <thread>
 
 namespace fs = std::filesystem;
 

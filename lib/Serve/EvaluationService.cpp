@@ -45,6 +45,9 @@ struct BatchCollector {
   std::mutex Guard;
   std::condition_variable Done;
   std::vector<std::optional<Json>> Records;
+  /// The samples handed to the engine, for those it fails or that pass the
+  /// deadline.
+  std::vector<Json> Submitted;
   size_t Left = 0;
 };
 
@@ -200,15 +203,14 @@ EvaluationService::evaluate(std::vector<Json> Samples,
                             double DeadlineSeconds) {
   auto Batch = std::make_shared<BatchCollector>();
   Batch->Records.resize(Samples.size());
-  // The samples handed to the engine, kept for those past the deadline.
-  std::vector<std::pair<size_t, Json>> ToRun;
-  std::vector<Json> Submitted(Samples.size());
+  Batch->Submitted.resize(Samples.size());
+  std::vector<size_t> ToRun;
   for (size_t I = 0; I < Samples.size(); ++I) {
     bool Ready = false;
     Json Record = intake(std::move(Samples[I]), Stages, Ready);
     if (Ready) {
-      Submitted[I] = Record;
-      ToRun.emplace_back(I, std::move(Record));
+      Batch->Submitted[I] = std::move(Record);
+      ToRun.push_back(I);
     } else {
       Batch->Records[I] = std::move(Record);
     }
@@ -217,15 +219,13 @@ EvaluationService::evaluate(std::vector<Json> Samples,
     return std::nullopt;
   ++Requests;
   Batch->Left = ToRun.size();
-  for (auto &[Index, Record] : ToRun) {
-    Json Kept = Record;
-    Scheduler->submit(std::move(Record), [Batch, Index = Index,
-                                          Kept = std::move(Kept)](
-                                             Expected<Json> Done) {
+  for (size_t Index : ToRun) {
+    Scheduler->submit(Batch->Submitted[Index], [Batch, Index](
+                                                   Expected<Json> Done) {
       std::lock_guard<std::mutex> Hold(Batch->Guard);
       Batch->Records[Index] =
           Done ? std::move(*Done)
-               : notEvaluated(Kept, "error",
+               : notEvaluated(Batch->Submitted[Index], "error",
                               "kevin could not evaluate it: " +
                                   Done.error().message());
       if (--Batch->Left == 0)
@@ -244,7 +244,7 @@ EvaluationService::evaluate(std::vector<Json> Samples,
     if (!Batch->Records[I]) {
       // Still running: its worker finishes in the background, unheard.
       Out.push_back(finish(notEvaluated(
-          Submitted[I], "timeout",
+          Batch->Submitted[I], "timeout",
           "not finished within the request's deadline of " +
               std::to_string(DeadlineSeconds) + " s")));
       continue;

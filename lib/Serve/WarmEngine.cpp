@@ -124,14 +124,20 @@ Expected<LaunchedChild> WarmEngine::launch(const SubprocessOptions &Run,
   }
 }
 
+ChildLauncher WarmEngine::zygoteLauncher() const {
+  if (!Options.UseZygote)
+    return nullptr;
+  return [this](const SubprocessOptions &Run, int In, int Out, int Err) {
+    return launch(Run, In, Out, Err);
+  };
+}
+
 JudgeOptions WarmEngine::judgeOptions(const std::string &Device,
                                       bool BuildOnly) const {
   JudgeOptions J = Options.Judge;
   J.Device = Device;
   J.BuildOnly = BuildOnly;
-  if (Options.UseZygote)
-    J.Launcher = [this](const SubprocessOptions &Run, int In, int Out,
-                        int Err) { return launch(Run, In, Out, Err); };
+  J.Launcher = zygoteLauncher();
   return J;
 }
 
@@ -261,9 +267,7 @@ Benchmarker &WarmEngine::benchmarker(const std::string &Device) const {
     BenchOptions Mine = Options.Timing;
     Mine.Device = Device;
     Mine.ReferenceReuseLimit = Options.ReferenceReuse;
-    if (Options.UseZygote)
-      Mine.Launcher = [this](const SubprocessOptions &Run, int In, int Out,
-                             int Err) { return launch(Run, In, Out, Err); };
+    Mine.Launcher = zygoteLauncher();
     B = std::make_unique<Benchmarker>(Mine);
   }
   return *B;

@@ -96,6 +96,8 @@ private:
   /// The zygote's launcher, starting a new zygote when the last one died.
   Expected<LaunchedChild> launch(const SubprocessOptions &Run, int In, int Out,
                                  int Err) const;
+  /// launch, for the workers' SubprocessOptions; empty without the zygote.
+  ChildLauncher zygoteLauncher() const;
   JudgeOptions judgeOptions(const std::string &Device, bool BuildOnly) const;
   Expected<std::shared_ptr<const PreparedReference>>
   reference(const std::string &TaskPath, const std::string &Device) const;
