@@ -19,7 +19,8 @@
 #             third POST shows whether the second was steady); SIGTERM after.
 # and prints seconds per candidate (wall / N) for each, the ratios, whether
 # run.correct agrees per candidate between kevin serve and both kevin evals
-# (disagreements listed), the device-busy floor and the spread of speedups
+# (disagreements listed), the device's floor (the seconds it was held alone)
+# and the spread of speedups
 # between the two warm passes.
 #
 # usage: OUT=dir BIN=build-gpu/bin BASE_BIN=build-base-src/build-gpu/bin \
@@ -228,12 +229,26 @@ for left in ("serve-cold", "serve-warm1", "serve-warm2"):
 FLOOR = (("run", "seconds", "load"), ("run", "seconds", "run"), ("bench", "seconds", "candidate"))
 warm = verdicts["serve-warm1"]
 if warm:
+    # The device's floor: the seconds it was held alone (timed loops: the
+    # references' and the candidates' import and timing); nothing else can
+    # use it then, so no schedule beats their sum.
+    alone = sum(field(r, "bench", "seconds", "device_alone") or 0.0 for r in warm.values()) / n
+    print("floor: sum over the 2nd POST's records of bench.seconds.device_alone / N = %.3f s per candidate"
+          % alone)
+    if alone > 0 and "serve-warm1" in per:
+        print("  warm serve per candidate / floor = %.2f" % (per["serve-warm1"] / alone))
     carried = {".".join(p): sum(isinstance(field(r, *p), (int, float)) for r in warm.values()) for p in FLOOR}
-    floor = sum(field(r, *p) or 0.0 for r in warm.values() for p in FLOOR) / n
-    print("floor: sum over the 2nd POST's records of %s / N = %.3f s per candidate (records carrying each: %s;"
-          " the reference's timings, bench.seconds.reference, are left out)" % (" + ".join(carried), floor, carried))
-    if floor > 0 and "serve-warm1" in per:
-        print("  warm serve per candidate / floor = %.2f" % (per["serve-warm1"] / floor))
+    busy = sum(field(r, *p) or 0.0 for r in warm.values() for p in FLOOR) / n
+    print("busy: sum over the 2nd POST's records of %s / N = %.3f s per candidate (records carrying each: %s;"
+          " runs overlap on the device, so this is no floor)" % (" + ".join(carried), busy, carried))
+    for section in ("build", "run", "bench"):
+        keys = sorted({k for r in warm.values() for k, v in (field(r, section, "seconds") or {}).items()
+                       if isinstance(v, (int, float))})
+        if keys:
+            print("  mean %s.seconds over the 2nd POST: %s" % (section, ", ".join(
+                "%s %.2f" % (k, statistics.mean(field(r, section, "seconds", k) for r in warm.values()
+                                                if isinstance(field(r, section, "seconds", k), (int, float))))
+                for k in keys)))
     second = verdicts["serve-warm2"]
     spread = [abs(a - b) / ((a + b) / 2) for a, b in
               ((field(warm[c], "bench", "speedup"), field(second.get(c, {}), "bench", "speedup")) for c in warm)

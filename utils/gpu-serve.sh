@@ -5,13 +5,14 @@
 # (the machine keeps build-gpu/ and $WORK between calls while it is warm):
 #   build     the runtime tools of this tree (kevin-serve included) and of
 #             BASE_SRC (the previous release, for bench-serve.sh's `base`)
-#   lit       the GPU lit tests and the zygote's unit tests
+#   lit       the GPU lit tests and kevin serve's (LIT_FILTER, a lit --filter)
+#   zygote    the zygote's unit tests
 #   sanity    kevin eval (in-process engine) over the bundled CUDA solutions
 #   PHASE     any phase of utils/bench-serve.sh (baseline, base, eval, serve),
 #             the batch shaped by TASKS_PER_BATCH x PER_TASK
 # Summaries go to $OUT (at most 8 files come back from the device tool).
 #
-# usage: OUT=dir STEPS=build,lit,sanity BASE_SRC=build-base-src utils/gpu-serve.sh
+# usage: OUT=dir STEPS=build,lit,zygote,sanity BASE_SRC=build-base-src utils/gpu-serve.sh
 #        OUT=dir STEPS=baseline PER_TASK=8 utils/gpu-serve.sh
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -35,8 +36,9 @@ for STEP in ${STEPS//,/ }; do
         tail -3 "$WORK/build-base.txt" | tee -a "$OUT/gpu-serve.txt"
       fi ;;
     lit)
-      OUT=$WORK/lit STEPS=lit LIT_FILTER="/gpu/|kevin-serve/" "$ROOT/utils/gpu-validate.sh" > "$WORK/lit.txt" 2>&1
-      grep -E "Passed|Failed|FAIL:|Unsupported" "$WORK/lit.txt" | tail -12 | tee -a "$OUT/gpu-serve.txt"
+      OUT=$WORK/lit STEPS=lit LIT_FILTER="${LIT_FILTER:-/gpu/|kevin-serve/}" "$ROOT/utils/gpu-validate.sh" > "$WORK/lit.txt" 2>&1
+      grep -E "Passed|Failed|FAIL:|Unsupported" "$WORK/lit.txt" | tail -12 | tee -a "$OUT/gpu-serve.txt" ;;
+    zygote)
       cmake --build "$ROOT/build-gpu" --target ExecTests -j "$(nproc)" > "$WORK/exectests-build.txt" 2>&1
       "$ROOT/build-gpu/unittests/Exec/ExecTests" --gtest_filter='Zygote*' > "$WORK/zygote.txt" 2>&1
       tail -3 "$WORK/zygote.txt" | tee -a "$OUT/gpu-serve.txt" ;;

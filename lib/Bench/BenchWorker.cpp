@@ -292,8 +292,12 @@ private:
   /// Python, torch and kevin's builder: trusted code, no CUDA work. False
   /// after saying why on stderr.
   bool setUp();
-  /// Imports the candidate, builds ModelNew and times it on the task's sets.
-  int timeCandidate(const TimingPlan &Plan, Json &Task);
+  /// The trusted set-up on the device, with the device held shared: the
+  /// CUDA context and the timer (Preparation's flush size), and the task's
+  /// input sets on the device. False after saying why on stderr.
+  bool prepare(const Json &Preparation, const Json &Task);
+  /// Imports the candidate, builds ModelNew and times it on the sets.
+  int timeCandidate(const TimingPlan &Plan, const Json &Task);
   /// The result for a Python exception out of timeCandidate.
   int failedInPython(py::error_already_set &E);
   /// Writes the result file: the stage reached, the outcome, the builds.
@@ -304,6 +308,9 @@ private:
   int ProgressFd;
   BuilderState State;
   py::module_ Prelude;
+  std::optional<CallTimer> Timer;
+  Json Environment;
+  std::vector<py::list> Pool, Audits;
   Json Report;
   Stage Reached = Stage::Load;
 };
@@ -323,19 +330,25 @@ CandidateWorker::CandidateWorker(const WorkerOptions &Options)
 int CandidateWorker::run(const WorkerIsolation &Isolation) {
   // kevin-bench starts this worker while the reference is being timed: the
   // trusted set-up (Python, torch, the builder) runs first, with no CUDA
-  // work; the plan and the task arrive once the reference is done, and only
-  // then is candidate code imported.
+  // work. The preparation line comes once the task is in the work directory
+  // and the device is held shared: the worker makes its CUDA context, timer
+  // and input sets, still trusted code. The plan comes once the device is
+  // held alone, and only then is candidate code imported.
   if (!setUp())
     return ExitError;
   progress(ProgressFd, "load ready");
+  std::optional<Json> Preparation =
+      readSecretsLine("flush_bytes", "preparation");
+  if (!Preparation)
+    return ExitError;
+  std::optional<Json> Task = readCandidateTask(Options.Dir);
+  if (!Task || !prepare(*Preparation, *Task))
+    return ExitError;
+  progress(ProgressFd, protocol::CandidatePrepared);
   std::optional<Json> PlanLine = readSecretsLine("nonce", "nonce");
   if (!PlanLine)
     return ExitError;
   const Json &Secrets = *PlanLine;
-  TimingPlan Plan = TimingPlan::from(Secrets);
-  std::optional<Json> Task = readCandidateTask(Options.Dir);
-  if (!Task)
-    return ExitError;
   Report["nonce"] = Secrets["nonce"];
   Report["stage"] = "load";
   Report["outcome"] = "ok";
@@ -344,7 +357,7 @@ int CandidateWorker::run(const WorkerIsolation &Isolation) {
   Report["reference_hidden"] = Isolation.Hidden;
   Report["processes_isolated"] = Isolation.Processes;
   try {
-    return timeCandidate(Plan, *Task);
+    return timeCandidate(TimingPlan::from(Secrets), *Task);
   } catch (py::error_already_set &E) {
     return failedInPython(E);
   } catch (const std::exception &E) {
@@ -368,16 +381,39 @@ bool CandidateWorker::setUp() {
   return true;
 }
 
-int CandidateWorker::timeCandidate(const TimingPlan &Plan, Json &Task) {
-  progress(ProgressFd, "load");
-  Json Environment;
-  // The timing stream is current before the candidate is imported.
-  Expected<CallTimer> Timer = CallTimer::create(Prelude, Options.Device,
-                                                Plan.FlushBytes, Environment);
-  if (!Timer) {
-    std::cerr << "kevin-worker: error: " << Timer.error().message() << "\n";
-    return ExitError;
+bool CandidateWorker::prepare(const Json &Preparation, const Json &Task) {
+  try {
+    // The timing stream is current before the candidate is imported.
+    Expected<CallTimer> Made = CallTimer::create(
+        Prelude, Options.Device, Preparation.value("flush_bytes", size_t(0)),
+        Environment);
+    if (!Made) {
+      std::cerr << "kevin-worker: error: " << Made.error().message() << "\n";
+      return false;
+    }
+    Timer.emplace(std::move(*Made));
+    unsigned PoolSize = Task.value("pool", 1u);
+    for (unsigned N = 0; N < Task["sets"].size(); ++N) {
+      Expected<py::list> Args = loadSet(Prelude, Options.Dir, N,
+                                        Task["sets"][N]["inputs"],
+                                        Options.Device);
+      if (!Args) {
+        std::cerr << "kevin-worker: error: " << Args.error().message()
+                  << "\n";
+        return false;
+      }
+      (N < PoolSize ? Pool : Audits).push_back(*Args);
+    }
+  } catch (const std::exception &E) {
+    std::cerr << "kevin-worker: error: cannot prepare the timing: " << E.what()
+              << "\n";
+    return false;
   }
+  return true;
+}
+
+int CandidateWorker::timeCandidate(const TimingPlan &Plan, const Json &Task) {
+  progress(ProgressFd, "load");
   py::module_ Candidate =
       Prelude.attr("import_file")("kevin_candidate", Options.Candidate);
   if (State.Failed)
@@ -391,18 +427,6 @@ int CandidateWorker::timeCandidate(const TimingPlan &Plan, Json &Task) {
   py::list Init = Prelude.attr("from_json")(Task["init_args"].dump());
   Prelude.attr("manual_seed")(protocol::InitSeed);
   py::object Model = Candidate.attr("ModelNew")(*Init).attr("to")(Device);
-  unsigned PoolSize = Task.value("pool", 1u);
-  std::vector<py::list> Pool, Audits;
-  for (unsigned N = 0; N < Task["sets"].size(); ++N) {
-    Expected<py::list> Args = loadSet(Prelude, Options.Dir, N,
-                                      Task["sets"][N]["inputs"],
-                                      Options.Device);
-    if (!Args) {
-      std::cerr << "kevin-worker: error: " << Args.error().message() << "\n";
-      return ExitError;
-    }
-    (N < PoolSize ? Pool : Audits).push_back(*Args);
-  }
   py::object NoGrad = Prelude.attr("no_grad")();
   NoGrad.attr("__enter__")();
   progress(ProgressFd, "run");

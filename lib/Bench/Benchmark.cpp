@@ -8,8 +8,10 @@
 // the audit outputs against the reference and against their own copies
 // taken right after forward returned. The device is not held while the
 // workers start, shared with other users of it while the reference draws
-// inputs and makes the audit outputs, and held alone from the reference's
-// timing until the candidate's worker ends (kevin/Support/DeviceLock.h).
+// inputs and makes the audit outputs and while the candidate's worker makes
+// its CUDA context and loads its input sets (trusted code), and held alone
+// while the reference is timed and from the candidate's import until its
+// worker ends (kevin/Support/DeviceLock.h).
 //
 //===----------------------------------------------------------------------===//
 #include "BenchmarkRuns.h"
@@ -24,6 +26,7 @@
 #include <random>
 #include <sstream>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace kevin {
@@ -285,7 +288,8 @@ void Benchmarker::CandidateRun::startWorker() {
   Run.Environment = workerEnvironment(WorkDir, Options.CacheDir);
   Run.WorkingDirectory = WorkDir;
   Run.Launcher = Options.Launcher;
-  Run.StdinLater = {[Handoff = Handoff] { return Handoff->poll(); }};
+  Run.StdinLater = {[Preparation = Preparation] { return Preparation->poll(); },
+                    [Handoff = Handoff] { return Handoff->poll(); }};
   // Its limit counts from the plan; the reference's wait has its own.
   Run.StopWhen = [Handoff = Handoff, Limit = Options.TimeoutSeconds] {
     return Handoff->overdue(Limit);
@@ -301,16 +305,36 @@ void Benchmarker::CandidateRun::startWorker() {
 }
 
 void Benchmarker::CandidateRun::giveUp() {
+  Preparation->abandon();
   Handoff->abandon();
   Started.wait();
 }
 
+Error Benchmarker::CandidateRun::awaitPrepared() {
+  std::string Progress = WorkDir + "/" + protocol::Progress;
+  std::string Prepared = std::string(protocol::CandidatePrepared) + "\n";
+  auto Since = SteadyClock::now();
+  // The progress file is the worker's own until its plan comes: nothing of
+  // the candidate's has run yet.
+  while (!*Exited &&
+         fs::readFileOrEmpty(Progress).find(Prepared) == std::string::npos) {
+    if (secondsSince(Since) > Options.TimeoutSeconds)
+      return Error::make("the timing worker did not set up within " +
+                         std::to_string(int(Options.TimeoutSeconds)) + " s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  PreparedSeconds = secondsSince(Since);
+  return Error::success();
+}
+
 Expected<SubprocessResult>
 Benchmarker::CandidateRun::handOff(ReferenceRun &Ref) {
+  // Copies, not links: the reference's sets serve the task's next
+  // candidates, and this one could write to its own.
   const Json &Sets = Ref.Report["sets"];
   for (unsigned N = 0; N < Sets.size(); ++N)
-    if (Error E = linkOrCopy(protocol::setFile(Ref.Dir.path(), N, "inputs"),
-                             protocol::setFile(WorkDir, N, "inputs"))) {
+    if (Error E = copyFile(protocol::setFile(Ref.Dir.path(), N, "inputs"),
+                           protocol::setFile(WorkDir, N, "inputs"))) {
       giveUp();
       return E;
     }
@@ -326,8 +350,19 @@ Benchmarker::CandidateRun::handOff(ReferenceRun &Ref) {
       return Error::inFile(WorkDir, "cannot write task.json");
     }
   }
-  // A reference timed earlier in this process did not take the device.
-  if (!Device->lockExclusive(DeviceWaitLimitSeconds)) {
+  // The worker's CUDA context, timer and input sets are trusted set-up: the
+  // device is shared meanwhile with other users of it (a reference timed
+  // just now let it go). The candidate's import and timing hold it alone.
+  if (Error E = Device->lockShared()) {
+    giveUp();
+    return E;
+  }
+  Preparation->send(Json{{"flush_bytes", Options.FlushBytes}}.dump() + "\n");
+  if (Error E = awaitPrepared()) {
+    giveUp();
+    return E;
+  }
+  if (!*Exited && !Device->lockExclusive(DeviceWaitLimitSeconds)) {
     giveUp();
     return Error::inFile(Device->path(),
                          "the device stayed busy for " +
@@ -355,9 +390,9 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     return E;
   Run.V.Bench["environment"] = hostEnvironment(Options.Device);
 
-  // Shared with other users of the device from the reference's input draws
-  // to its timing loops, then held alone (the workers' set-up needs no
-  // device: the candidate's runs only trusted code until its plan comes).
+  // Shared with other users of the device while the reference draws its
+  // inputs and the worker sets up, held alone while either is timed (the
+  // candidate's worker runs only trusted code until its plan comes).
   Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
   if (!Lock)
     return Lock.error();

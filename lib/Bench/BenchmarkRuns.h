@@ -66,8 +66,9 @@ struct Benchmarker::CandidateRun {
   void startWorker();
   /// Stops the worker before its plan came.
   void giveUp();
-  /// Gives the worker the reference's input sets and the task, then its
-  /// plan with the device held alone; waits for it to end.
+  /// Gives the worker the reference's input sets and the task; lets it
+  /// prepare (its CUDA context, timer and sets) with the device held shared,
+  /// then sends its plan with the device held alone; waits for it to end.
   Expected<SubprocessResult> handOff(ReferenceRun &Ref);
   /// The verdict once the reference could not serve.
   void referenceFailed(const std::string &Message);
@@ -85,11 +86,16 @@ struct Benchmarker::CandidateRun {
   /// The secret plan, sent once the device is held alone.
   Json Plan;
   std::string Nonce;
-  /// Held shared while the reference sets up, then alone until the
-  /// candidate's worker ends (kevin/Support/DeviceLock.h).
+  /// Held shared while the reference and then the worker set up, alone
+  /// while either is timed (kevin/Support/DeviceLock.h).
   std::optional<DeviceLock> Device;
-  /// The worker's stdin after its start: the plan.
+  /// The worker's stdin after its start: the preparation line, then the
+  /// plan.
+  std::shared_ptr<DeferredInput> Preparation =
+      std::make_shared<DeferredInput>();
   std::shared_ptr<DeferredInput> Handoff = std::make_shared<DeferredInput>();
+  /// Seconds from the preparation line to the worker's prepared line.
+  double PreparedSeconds = 0;
   /// Set as the worker ends.
   std::shared_ptr<std::atomic<bool>> Exited =
       std::make_shared<std::atomic<bool>>(false);
@@ -102,6 +108,9 @@ private:
   void judgeTiming(ReferenceRun &Ref, WorkerVerdict &W,
                    double CandidateSeconds);
   Json seconds(const ReferenceRun &Ref, double CandidateSeconds) const;
+  /// Waits for the worker's prepared line (or its end); an Error once it
+  /// has taken longer than the timeout.
+  Error awaitPrepared();
 };
 
 } // namespace kevin

@@ -153,7 +153,9 @@ void Benchmarker::CandidateRun::referenceFailed(const std::string &Message) {
 Json Benchmarker::CandidateRun::seconds(const ReferenceRun &Ref,
                                         double CandidateSeconds) const {
   return Json{{"device_wait", Device->waitedSeconds()},
+              {"device_alone", Device->heldAloneSeconds()},
               {"reference", Ref.Seconds},
+              {"prepare", PreparedSeconds},
               {"candidate", CandidateSeconds},
               {"total", secondsSince(Start)}};
 }

@@ -94,8 +94,8 @@ Expected<DeviceLock> DeviceLock::open(const std::string &Device,
 DeviceLock::DeviceLock(DeviceLock &&Other) noexcept
     : Path(std::move(Other.Path)), LockFd(Other.LockFd),
       TurnstileFd(Other.TurnstileFd), State(Other.State),
-      WaitedSeconds(Other.WaitedSeconds),
-      WaitSince(Other.WaitSince) {
+      WaitedSeconds(Other.WaitedSeconds), WaitSince(Other.WaitSince),
+      HeldAloneSeconds(Other.HeldAloneSeconds), AloneSince(Other.AloneSince) {
   Other.LockFd = Other.TurnstileFd = -1;
   Other.State = Hold::None;
 }
@@ -161,6 +161,7 @@ bool DeviceLock::tryLockExclusive() {
     return false;
   flockRetrying(TurnstileFd, LOCK_UN);
   State = Hold::Exclusive;
+  AloneSince = SteadyClock::now();
   endWait();
   return true;
 }
@@ -180,12 +181,23 @@ void DeviceLock::endWait() {
   WaitSince.reset();
 }
 
+void DeviceLock::endAlone() {
+  if (AloneSince)
+    HeldAloneSeconds += secondsSince(*AloneSince);
+  AloneSince.reset();
+}
+
+double DeviceLock::heldAloneSeconds() const {
+  return HeldAloneSeconds + (AloneSince ? secondsSince(*AloneSince) : 0.0);
+}
+
 double DeviceLock::waitedSeconds() const {
   return WaitedSeconds + (WaitSince ? secondsSince(*WaitSince) : 0.0);
 }
 
 void DeviceLock::unlock() {
   endWait();
+  endAlone();
   if (State == Hold::Waiting)
     flockRetrying(TurnstileFd, LOCK_UN);
   if (State == Hold::Shared || State == Hold::Exclusive)

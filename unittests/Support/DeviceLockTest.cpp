@@ -154,3 +154,22 @@ TEST_F(DeviceLockTest, TryingSharedQueuesBehindAWriterWithoutBlocking) {
   EXPECT_GE(Other.waitedSeconds(), 0.05);
   EXPECT_FALSE(Writer.tryLockExclusive()); // A reader holds it.
 }
+
+TEST_F(DeviceLockTest, TimeHeldAloneIsCountedAndSharedTimeIsNot) {
+  DeviceLock L = open();
+  ASSERT_FALSE(L.lockShared());
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_EQ(L.heldAloneSeconds(), 0.0); // Shared is not alone.
+  ASSERT_TRUE(L.lockExclusive(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_GE(L.heldAloneSeconds(), 0.06); // A hold still going on counts.
+  ASSERT_FALSE(L.lockShared());          // Gives up the exclusive hold.
+  double AfterFirst = L.heldAloneSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_EQ(L.heldAloneSeconds(), AfterFirst);
+  ASSERT_TRUE(L.lockExclusive(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  L.unlock();
+  EXPECT_GE(L.heldAloneSeconds(), AfterFirst + 0.06); // Holds add up.
+  EXPECT_LT(L.heldAloneSeconds(), AfterFirst + 5);
+}

@@ -71,7 +71,8 @@ struct BenchOptions {
   bool UseNamespaces = true;
   bool KeepTemporaries = false;
   ToleranceTable Tolerances;
-  size_t MaxMessageBytes = 2000;  /// Starts the workers in place of fork and exec (kevin serve's warm
+  size_t MaxMessageBytes = 2000;
+  /// Starts the workers in place of fork and exec (kevin serve's warm
   /// zygote, kevin/Exec/Zygote.h); empty: a fresh kevin-worker each.
   ChildLauncher Launcher;
 };

@@ -73,6 +73,11 @@ constexpr const char *Progress = "progress";
 /// The bench-reference worker's progress line once its inputs and audit
 /// outputs are made and only the timing loops remain.
 constexpr const char *TimingReady = "timing ready";
+/// The bench-candidate worker's progress line once its trusted set-up on
+/// the device (the CUDA context, the timer, the input sets) is done, with
+/// the device held shared: only the candidate's import and its timing
+/// remain, which need the device alone.
+constexpr const char *CandidatePrepared = "prepared";
 /// The candidate worker's progress line when it could not hide the
 /// reference's directory and waits for its task before importing the
 /// candidate.

@@ -61,6 +61,9 @@ public:
   /// and from a first tryLockShared or tryLockExclusive step until held (a
   /// wait still going on included).
   double waitedSeconds() const;
+  /// Seconds this lock has held the device alone so far (a hold still going
+  /// on included): the device time its holder kept from everyone else.
+  double heldAloneSeconds() const;
 
   const std::string &path() const { return Path; }
 
@@ -70,12 +73,16 @@ private:
   enum class Hold { None, Shared, Waiting, Exclusive };
   /// Ends a wait of the try* steps, counting it.
   void endWait();
+  /// Ends an exclusive hold's accounting, counting it.
+  void endAlone();
   std::string Path;
   int LockFd = -1;
   int TurnstileFd = -1;
   Hold State = Hold::None;
   double WaitedSeconds = 0; ///< finished waits
   std::optional<SteadyClock::time_point> WaitSince; ///< of the try* steps
+  double HeldAloneSeconds = 0; ///< finished exclusive holds
+  std::optional<SteadyClock::time_point> AloneSince; ///< the current one
 };
 
 } // namespace kevin
