@@ -241,9 +241,9 @@ if warm:
     busy = sum(field(r, *p) or 0.0 for r in warm.values() for p in FLOOR) / n
     print("busy: sum over the 2nd POST's records of %s / N = %.3f s per candidate (records carrying each: %s;"
           " runs overlap on the device, so this is no floor)" % (" + ".join(carried), busy, carried))
-    for section in ("build", "run", "bench"):
-        keys = sorted({k for r in warm.values() for k, v in (field(r, section, "seconds") or {}).items()
-                       if isinstance(v, (int, float))})
+    for section in ("run", "bench"):
+        keys = sorted({k for r in warm.values() if isinstance(field(r, section, "seconds"), dict)
+                       for k, v in field(r, section, "seconds").items() if isinstance(v, (int, float))})
         if keys:
             print("  mean %s.seconds over the 2nd POST: %s" % (section, ", ".join(
                 "%s %.2f" % (k, statistics.mean(field(r, section, "seconds", k) for r in warm.values()
