@@ -34,7 +34,9 @@
 # DEVICE_JOBS (--device-jobs of kevin eval and kevin-serve, both with -j
 # $(nproc); default 8 on CUDA, 1 on the CPU),
 # EVAL_ARGS (both kevin evals), SERVE_ARGS (kevin-serve), BENCH_SERVE_CACHE
-# (the build caches, default $TMPDIR/kevin-bench-serve-cache).
+# (the build caches, default $TMPDIR/kevin-bench-serve-cache), KEVIN_TMPDIR
+# (kevin's work directories; default /dev/shm when it has 48 GiB free, else
+# $TMPDIR).
 # Logs and records are written to WORK (default $OUT/work); at the end WORK
 # is packed into $OUT/logs.tar.gz (and removed when it is $OUT/work), so
 # $OUT holds two files: logs.tar.gz and the summary bench-serve.txt. Chained
@@ -77,9 +79,19 @@ timed() { # name command...: runs the command; appends "name milliseconds" to wa
     echo "bench-serve: error: the $name phase failed (exit $?; its log is in logs.tar.gz)" >&2
   fi
 }
+# kevin's work directories (TMPDIR of kevin eval and kevin serve): a tmpfs
+# where one is large enough. A gpu-profile batch writes tens of GB of input
+# sets and outputs there, and on a disk those writes are throttled by the
+# kernel's writeback.
+if [ -z "${KEVIN_TMPDIR:-}" ] && [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((48 * 1024 * 1024)) ] 2>/dev/null; then
+  KEVIN_TMPDIR=/dev/shm
+fi
+KEVIN_TMPDIR=${KEVIN_TMPDIR:-${TMPDIR:-/tmp}}
+echo "$KEVIN_TMPDIR" > "$WORK/tmpdir.txt"
+
 run_eval() { # name bin-dir: kevin eval over the batch from an empty build cache
   rm -rf "${CACHE:?}/$1" "$WORK/$1.jsonl"
-  KEVIN_CACHE_DIR=$CACHE/$1 timed "$1" "$2/kevin" eval "${CHECK_ARGS[@]}" --no-report \
+  TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/$1 timed "$1" "$2/kevin" eval "${CHECK_ARGS[@]}" --no-report \
     --tasks "$TASKS" --solutions "$WORK/batch/solutions" --device "$DEVICE" -j "$(nproc)" \
     --device-jobs "$DEVICE_JOBS" ${EVAL_ARGS:-} -o "$WORK/$1.jsonl" > "$WORK/$1.log" 2>&1
 }
@@ -99,7 +111,7 @@ for PHASE in ${PHASES//,/ }; do
     eval) run_eval eval-new "$BIN" ;;
     serve)
       rm -rf "${CACHE:?}/serve"
-      KEVIN_CACHE_DIR=$CACHE/serve "$PYTHON" - "$WORK" "$BIN/kevin-serve" --tasks "$TASKS" \
+      TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/serve "$PYTHON" - "$WORK" "$BIN/kevin-serve" --tasks "$TASKS" \
         --device "$DEVICE" --host 127.0.0.1 --port 0 -j "$(nproc)" --device-jobs "$DEVICE_JOBS" \
         "${CHECK_ARGS[@]}" ${SERVE_ARGS:-} <<'PY'
 # The serve phase: start the server, POST the batch three times, stop it.
@@ -194,6 +206,8 @@ per = {key: walls[key] / n for key, _ in rows if key in walls}
 print("batch: %d candidates (%s), device %s, profile %s" % (
     n, ", ".join(sorted({c["task_id"] for c in expected.values()})),
     device, os.environ.get("KEVIN_TASK_PROFILE")))
+if os.path.exists(os.path.join(work, "tmpdir.txt")):
+    print("kevin's work directories (TMPDIR) in %s" % open(os.path.join(work, "tmpdir.txt")).read().strip())
 print("%-48s %10s %14s" % ("", "wall s", "s/candidate"))
 for key, label in rows:
     if key in per:
