@@ -205,10 +205,12 @@ Expected<CheckResult> checkCandidate(const CandidateSource &Source,
   PyRuleContext Ctx{*M, Facts, P, Task, Sink};
   for (const auto &Rule : createPythonRules())
     Rule->check(Ctx);
-  Expected<std::string> Parser = checkExtensions(*M, Facts, P, Options, Task, Sink);
-  if (!Parser)
-    return Parser.error();
-  Result.ParserUsed = *Parser;
+  Expected<ExtensionParse> Parse =
+      checkExtensions(*M, Facts, P, Options, Task, Sink);
+  if (!Parse)
+    return Parse.error();
+  Result.ParserUsed = Parse->Parser;
+  Result.ParseIncomplete = Parse->Incomplete;
   Result.Findings = std::move(Sink.findings());
   sortFindings(Result.Findings);
   return Result;

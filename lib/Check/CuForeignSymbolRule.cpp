@@ -27,7 +27,7 @@ bool startsWith(const std::string &S, const char *Prefix) {
 
 /// The kind of binding a function's name says the macro expanded to, or null.
 const char *bindingMacro(const std::string &Name) {
-  for (const char *P : {"pybind11_init_", "kevin_pybind11_init_", "PyInit_"})
+  for (const char *P : {"pybind11_init_", "PyInit_"})
     if (startsWith(Name, P))
       return "PYBIND11_MODULE";
   for (const char *P : {"TORCH_LIBRARY_init_", "TORCH_LIBRARY_IMPL_init_",

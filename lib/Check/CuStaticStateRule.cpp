@@ -3,8 +3,9 @@
 // Rejects mutable variables with static or thread storage duration
 // (namespace scope, static locals, static members, thread_local) whose type
 // is or contains a tensor, storage, pointer, reference, smart pointer or
-// std::function: these carry results or input addresses across calls (a
-// pointer-keyed result cache). const/constexpr data, __constant__ tables,
+// std::function (in an array, a library container, or a field or base of a
+// struct the candidate declares, anonymous namespaces included): these carry
+// results or input addresses across calls (a pointer-keyed result cache). const/constexpr data, __constant__ tables,
 // __device__/__shared__ variables and integral or bool caches (SM count,
 // "attribute already set") are allowed.
 //
@@ -13,17 +14,51 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <set>
+
 namespace kevin {
 namespace {
 
-bool carriesResults(clang::QualType T) {
+bool namesResultCarrier(const std::string &Type) {
+  for (const char *Word : {"Tensor", "Storage", "shared_ptr", "unique_ptr",
+                           "weak_ptr", "function<"})
+    if (Type.find(Word) != std::string::npos)
+      return true;
+  return false;
+}
+
+/// Whether a value of type T can hold a tensor or an address: a pointer or
+/// reference, a tensor or smart pointer, an array or library container of
+/// them (through its template arguments), or a struct of the candidate's
+/// with such a field or base.
+bool carriesResults(clang::QualType T, const CudaRuleContext &Ctx,
+                    std::set<const clang::Type *> &Seen) {
   T = T.getCanonicalType();
+  if (!Seen.insert(T.getTypePtr()).second)
+    return false;
   if (T->isPointerType() || T->isReferenceType() || T->isMemberPointerType())
     return true;
-  std::string S = T.getAsString();
-  for (const char *Word : {"Tensor", "Storage", "shared_ptr", "unique_ptr",
-                           "weak_ptr", "function<", "*", "&"})
-    if (S.find(Word) != std::string::npos)
+  if (const clang::ArrayType *A = T->getAsArrayTypeUnsafe())
+    return carriesResults(A->getElementType(), Ctx, Seen);
+  if (namesResultCarrier(T.getAsString()))
+    return true;
+  const clang::CXXRecordDecl *R = T->getAsCXXRecordDecl();
+  if (!R || !R->hasDefinition())
+    return false;
+  if (const auto *S = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(R))
+    for (const clang::TemplateArgument &Arg : S->getTemplateArgs().asArray())
+      if (Arg.getKind() == clang::TemplateArgument::Type &&
+          carriesResults(Arg.getAsType(), Ctx, Seen))
+        return true;
+  // A library type's own fields (std::vector<int>'s pointers) are not the
+  // candidate's state; a struct the candidate declares is.
+  if (!Ctx.isUserDecl(R))
+    return false;
+  for (const clang::FieldDecl *F : R->fields())
+    if (carriesResults(F->getType(), Ctx, Seen))
+      return true;
+  for (const clang::CXXBaseSpecifier &B : R->bases())
+    if (carriesResults(B.getType(), Ctx, Seen))
       return true;
   return false;
 }
@@ -42,7 +77,8 @@ public:
         V->hasAttr<clang::CUDADeviceAttr>() ||
         V->hasAttr<clang::CUDASharedAttr>())
       return true;
-    if (carriesResults(V->getType()))
+    std::set<const clang::Type *> Seen;
+    if (carriesResults(V->getType(), Ctx, Seen))
       Ctx.report("kevin-cu-static-state", V->getLocation(),
                  "mutable static '" + V->getNameAsString() + "' of type '" +
                      V->getType().getAsString() +

@@ -6,7 +6,10 @@
 // CUDA rules in the AST consumer. The lean prelude (a declaration subset of
 // torch) is tried first; when it cannot parse a TU and the real torch
 // headers are there, the TU is parsed again against them. A TU that neither
-// parses is a kevin-cu-parse-failure finding, never a pass.
+// parses in the candidate's own lines is a kevin-cu-parse-failure finding;
+// one whose error lies in kevin's preludes or the torch/CUDA headers (or
+// names a header kevin does not have) is kevin's limit: the parse is marked
+// incomplete and the builder's verdict rules.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Check/CudaRule.h"
@@ -14,6 +17,8 @@
 #include "kevin/Support/Hash.h"
 
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticLex.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -21,6 +26,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -70,7 +76,89 @@ SourceLocation locateIn(const clang::SourceManager &SM, const CudaUnit &Unit,
   return M.locate(Line, Col);
 }
 
-// Collects the first error of a parse, positioned in the .py.
+/// Where a parse error lies: the candidate's own text, the text kevin writes
+/// around it (load_inline's binding of functions=), or elsewhere (kevin's
+/// preludes, the torch and CUDA headers, a header kevin does not have).
+enum class ErrorSite { User, Binding, Headers };
+
+ErrorSite siteOf(const clang::SourceManager &SM, const CudaUnit &Unit,
+                 clang::SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return ErrorSite::Headers;
+  Loc = SM.getFileLoc(Loc);
+  if (SM.getFileID(Loc) != SM.getMainFileID())
+    return ErrorSite::Headers;
+  size_t Offset = SM.getFileOffset(Loc);
+  for (const auto &[Begin, End] : Unit.UserRanges)
+    if (Offset >= Begin && Offset < End)
+      return ErrorSite::User;
+  if (Unit.UserRanges.empty() || Offset < Unit.UserRanges.front().first)
+    return ErrorSite::Headers; // the includes load_inline writes first
+  // After the candidate's text: main.cpp's binding, or cuda.cu's end (an
+  // unbalanced brace of the candidate's).
+  return Unit.IsCuda ? ErrorSite::User : ErrorSite::Binding;
+}
+
+bool inTorchPrelude(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return false;
+  return SM.getFilename(SM.getSpellingLoc(Loc))
+      .startswith(std::string(PreludeRoot) + "torch/");
+}
+
+/// Whether a diagnostic argument names a declaration of kevin's torch
+/// stand-ins (a class, function or namespace, or a type built on one).
+bool argumentInTorchPrelude(const clang::Diagnostic &Info, unsigned I) {
+  const clang::SourceManager &SM = Info.getSourceManager();
+  const clang::Decl *D = nullptr;
+  switch (Info.getArgKind(I)) {
+  case clang::DiagnosticsEngine::ak_nameddecl:
+    D = reinterpret_cast<const clang::NamedDecl *>(Info.getRawArg(I));
+    break;
+  case clang::DiagnosticsEngine::ak_declcontext:
+    D = llvm::dyn_cast<clang::Decl>(
+        reinterpret_cast<const clang::DeclContext *>(Info.getRawArg(I)));
+    break;
+  case clang::DiagnosticsEngine::ak_qualtype: {
+    clang::QualType T = clang::QualType::getFromOpaquePtr(
+        reinterpret_cast<void *>(Info.getRawArg(I)));
+    if (!T.isNull())
+      D = T->getPointeeOrArrayElementType()->getAsTagDecl();
+    break;
+  }
+  default:
+    break;
+  }
+  return D && inTorchPrelude(SM, D->getLocation());
+}
+
+/// The name a diagnostic argument spells, or "" when it is no name.
+std::string argumentName(const clang::Diagnostic &Info, unsigned I) {
+  switch (Info.getArgKind(I)) {
+  case clang::DiagnosticsEngine::ak_identifierinfo:
+    return Info.getArgIdentifier(I)->getName().str();
+  case clang::DiagnosticsEngine::ak_declarationname:
+    return clang::DeclarationName::getFromOpaqueInteger(Info.getRawArg(I))
+        .getAsString();
+  default:
+    return "";
+  }
+}
+
+/// CUDA's built-in variables and barriers: no header declares them in a C++
+/// unit, torch's included.
+bool isCudaBuiltinName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", true)
+      .Cases("__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_down_sync",
+             "__shfl_xor_sync", true)
+      .Default(false);
+}
+
+// Collects the first error of a parse, positioned in the .py, and whether
+// the real torch headers could change it (TorchMayMatter): an undeclared
+// name (torch may declare it), or a torch declaration in the error or in its
+// notes (the candidates overload resolution tried).
 class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   ErrorCollector(const CudaUnit &Unit, const PythonModule &M)
@@ -78,24 +166,71 @@ public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Failed && Level == clang::DiagnosticsEngine::Note && InFirstError &&
+        Info.hasSourceManager())
+      TorchMayMatter |= inTorchPrelude(Info.getSourceManager(), Info.getLocation());
+    if (Level != clang::DiagnosticsEngine::Note)
+      InFirstError = !Failed && Level >= clang::DiagnosticsEngine::Error;
     if (Level < clang::DiagnosticsEngine::Error || Failed)
       return;
     Failed = true;
+    TorchMayMatter = torchMayMatter(Info);
     llvm::SmallString<256> Text;
     Info.FormatDiagnostic(Text);
     Message = std::string(Text.str());
-    if (Info.hasSourceManager())
-      Where = locateIn(Info.getSourceManager(), Unit, M, Info.getLocation());
-    else
+    if (Info.hasSourceManager()) {
+      const clang::SourceManager &SM = Info.getSourceManager();
+      Where = locateIn(SM, Unit, M, Info.getLocation());
+      Site = siteOf(SM, Unit, Info.getLocation());
+      if (Site == ErrorSite::Headers && Info.getLocation().isValid())
+        Header = SM.getFilename(SM.getFileLoc(Info.getLocation())).str();
+    } else {
       Where = M.locate(*Unit.Call->Call);
+    }
+    // A header nvcc's include path has and kevin's does not.
+    if (Info.getID() == clang::diag::err_pp_file_not_found)
+      Site = ErrorSite::Headers;
   }
   bool Failed = false;
   std::string Message;
   SourceLocation Where;
+  ErrorSite Site = ErrorSite::Headers;
+  /// The header the error lies in, when it lies in one.
+  std::string Header;
+  bool TorchMayMatter = true;
 
 private:
+  bool torchMayMatter(const clang::Diagnostic &Info) const {
+    if (!Info.hasSourceManager())
+      return true;
+    if (siteOf(Info.getSourceManager(), Unit, Info.getLocation()) ==
+        ErrorSite::Binding)
+      return false;
+    unsigned ID = Info.getID();
+    llvm::StringRef Category = clang::DiagnosticIDs::getCategoryNameFromID(
+        clang::DiagnosticIDs::getCategoryNumberForDiag(ID));
+    if (Category == "Parse Issue")
+      return false;
+    for (unsigned I = 0; I < Info.getNumArgs(); ++I)
+      if (argumentInTorchPrelude(Info, I))
+        return true;
+    bool Undeclared = ID == clang::diag::err_undeclared_var_use ||
+                      ID == clang::diag::err_undeclared_var_use_suggest ||
+                      ID == clang::diag::err_unknown_typename ||
+                      ID == clang::diag::err_unknown_typename_suggest ||
+                      ID == clang::diag::err_no_member ||
+                      ID == clang::diag::err_no_member_suggest ||
+                      ID == clang::diag::err_undeclared_use ||
+                      ID == clang::diag::err_pp_file_not_found;
+    if (Undeclared && !Unit.IsCuda && Info.getNumArgs() > 0 &&
+        isCudaBuiltinName(argumentName(Info, 0)))
+      return false;
+    return Undeclared;
+  }
+
   const CudaUnit &Unit;
   const PythonModule &M;
+  bool InFirstError = false;
 };
 
 class IncludeRecorder : public clang::PPCallbacks {
@@ -346,6 +481,10 @@ struct UnitOutcome {
   bool Failed = false;
   std::string Message;
   SourceLocation Where;
+  ErrorSite Site = ErrorSite::Headers;
+  std::string Header;
+  /// Whether a parse against the real torch headers could end otherwise.
+  bool TorchMayMatter = true;
 };
 
 /// What the preprocessor recorded of a unit, for the rules.
@@ -380,6 +519,9 @@ UnitOutcome parseUnit(
   Out.Failed = !Ok || Errors.Failed;
   Out.Message = Errors.Failed ? Errors.Message : "clang could not run";
   Out.Where = Errors.Failed ? Errors.Where : M.locate(*Unit.Call->Call);
+  Out.Site = Errors.Site;
+  Out.Header = Errors.Header;
+  Out.TorchMayMatter = !Errors.Failed || Errors.TorchMayMatter;
   return Out;
 }
 
@@ -427,12 +569,17 @@ buildUnits(const PythonModule &M, const LoadInlineCall &Call,
     Unit.Text.appendSynthetic(NameDefine + "#include <torch/extension.h>\n",
                               Line, Col);
     appendUser(Unit, *Cpp);
-    std::string Binding = "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n";
-    for (const auto &F : Functions)
-      Binding += "m.def(\"" + F.first + "\", torch::wrap_pybind_function(" +
-                 F.first + "), \"" + F.first + "\");\n";
-    Binding += "}\n";
-    Unit.Text.appendSynthetic(Binding, Line, Col);
+    // load_inline writes the binding only when functions= is given.
+    if (Call.argument("functions")) {
+      std::string Binding = "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n";
+      for (const auto &F : Functions)
+        Binding += "m.def(\"" + F.first + "\", torch::wrap_pybind_function(" +
+                   F.first + "), \"" + F.first + "\");\n";
+      Binding += "}\n";
+      Unit.Text.appendSynthetic(Binding, Line, Col);
+    } else {
+      Unit.Text.appendSynthetic("\n", Line, Col);
+    }
     Units.push_back(std::move(Unit));
   }
   if (Cuda) {
@@ -522,21 +669,43 @@ std::vector<UnitOutcome> parseUnitsInTurn(const std::vector<CudaUnit> &Units,
   return Outcomes;
 }
 
-/// Reports every unit that did not parse. The rules' findings of the failed
-/// attempt (in Local) are dropped, except the positive evidence of
+std::string describeFailure(const CudaUnit &Unit, const UnitOutcome &O,
+                            bool Lean) {
+  std::string Text = "cannot parse " + Unit.FileName + " (" +
+                     (Lean ? "lean prelude" : "torch headers") +
+                     "): " + O.Message;
+  if (O.Site == ErrorSite::Binding)
+    Text += " (in the PYBIND11_MODULE that load_inline writes for functions=)";
+  if (!O.Header.empty())
+    Text += " (in " + O.Header + ")";
+  return Text;
+}
+
+/// Reports every unit that did not parse in the candidate's own lines, and
+/// returns why the parse is incomplete when a unit failed only in kevin's
+/// preludes or the headers (empty otherwise). The rules' findings of the
+/// failed attempt (in Local) are dropped, except the positive evidence of
 /// kevin-cu-library, which still counts.
-void reportParseFailures(const std::vector<CudaUnit> &Units,
-                         const std::vector<UnitOutcome> &Outcomes, bool Lean,
-                         FindingSink &Local, FindingSink &Sink) {
-  for (size_t U = 0; U < Units.size(); ++U)
-    if (Outcomes[U].Failed)
-      Sink.report("kevin-cu-parse-failure", Outcomes[U].Where,
-                  "cannot parse " + Units[U].FileName + " (" +
-                      std::string(Lean ? "lean prelude" : "torch headers") +
-                      "): " + Outcomes[U].Message);
+std::string reportParseFailures(const std::vector<CudaUnit> &Units,
+                                const std::vector<UnitOutcome> &Outcomes,
+                                bool Lean, FindingSink &Local,
+                                FindingSink &Sink) {
+  std::string Incomplete;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    const UnitOutcome &O = Outcomes[U];
+    if (!O.Failed)
+      continue;
+    if (O.Site == ErrorSite::Headers)
+      Incomplete += (Incomplete.empty() ? "" : "; ") +
+                    describeFailure(Units[U], O, Lean);
+    else
+      Sink.report("kevin-cu-parse-failure", O.Where,
+                  describeFailure(Units[U], O, Lean));
+  }
   for (Finding &F : Local.findings())
     if (F.Rule == "kevin-cu-library")
       Sink.findings().push_back(std::move(F));
+  return Incomplete;
 }
 
 } // namespace
@@ -578,24 +747,25 @@ void CudaRuleContext::report(const char *Rule, clang::SourceLocation Loc,
   Sink.report(Rule, locate(Loc), std::move(Message), "", MaxSeverity);
 }
 
-Expected<std::string> checkExtensions(const PythonModule &M,
-                                      const PythonFacts &Facts,
-                                      const CheckPolicy &P,
-                                      const CheckOptions &Options,
-                                      const TaskInfo *Task, FindingSink &Sink) {
+Expected<ExtensionParse> checkExtensions(const PythonModule &M,
+                                         const PythonFacts &Facts,
+                                         const CheckPolicy &P,
+                                         const CheckOptions &Options,
+                                         const TaskInfo *Task,
+                                         FindingSink &Sink) {
+  ExtensionParse Result;
   bool AnyClangRule = false;
   for (const RuleInfo &R : ruleCatalog())
     AnyClangRule |= R.Kind == RuleKind::Cuda && P.enabled(R.Id);
   if (!AnyClangRule)
-    return std::string("none");
+    return Result;
   if (Facts.LoadInlineCalls.empty()) {
     // Nothing load_inline would compile: there is no kernel at all.
     Sink.report("kevin-cu-no-kernel", M.locate(1, 0),
                 "no CUDA kernel: the candidate builds no extension");
-    return std::string("none");
+    return Result;
   }
   bool FullAvailable = directoryExists(Options.TorchInclude);
-  std::string Used = "none";
   for (const LoadInlineCall &Call : Facts.LoadInlineCalls) {
     std::vector<std::pair<std::string, const PyNode *>> Functions =
         exportedFunctions(M, Call);
@@ -633,15 +803,23 @@ Expected<std::string> checkExtensions(const PythonModule &M,
       };
       std::vector<UnitOutcome> Outcomes =
           parseUnitsInTurn(Units, Lean, Options, M, CheckUnit);
-      bool Failed = false;
-      for (const UnitOutcome &O : Outcomes)
+      bool Failed = false, TorchMayMatter = false;
+      for (const UnitOutcome &O : Outcomes) {
         Failed |= O.Failed;
-      bool Last = A + 1 == Attempts.size();
+        TorchMayMatter |= O.Failed && O.TorchMayMatter;
+      }
+      // The full parse swaps the torch headers only: it is not tried for an
+      // error that involves none of them.
+      bool Last = A + 1 == Attempts.size() || !TorchMayMatter;
       if (Failed && !Last)
         continue;
-      Used = Lean ? "lean" : "full";
+      Result.Parser = Lean ? "lean" : "full";
       if (Failed) {
-        reportParseFailures(Units, Outcomes, Lean, Local, Sink);
+        std::string Incomplete =
+            reportParseFailures(Units, Outcomes, Lean, Local, Sink);
+        if (!Incomplete.empty())
+          Result.Incomplete +=
+              (Result.Incomplete.empty() ? "" : "; ") + Incomplete;
         break;
       }
       for (auto &Rule : Rules)
@@ -651,7 +829,7 @@ Expected<std::string> checkExtensions(const PythonModule &M,
       break;
     }
   }
-  return Used;
+  return Result;
 }
 
 } // namespace kevin

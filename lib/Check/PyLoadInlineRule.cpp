@@ -74,8 +74,10 @@ private:
         if (Name == "functions")
           continue;
         const char *List = Name == "extra_cflags" ? "cxx_flags" : "cuda_flags";
+        // An empty flag adds nothing (KernelBench's own example passes
+        // extra_cflags=[""]).
         for (const auto &[Flag, FlagNode] : L.Items)
-          if (!Ctx.P.matches(List, Flag))
+          if (!Flag.empty() && !Ctx.P.matches(List, Flag))
             Ctx.Sink.report(id(), Ctx.M.locate(*FlagNode),
                             "compiler flag '" + Flag + "' is not allowed");
       } else if (!isNode(*Node, "Constant")) {

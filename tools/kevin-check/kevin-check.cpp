@@ -102,6 +102,11 @@ Json sectionFor(const CheckResult &R, const CheckPolicy &P) {
   Section["findings"] = std::move(Findings);
   Section["policy"] = P.name();
   Section["parser"] = R.ParserUsed;
+  if (!R.ParseIncomplete.empty()) {
+    // kevin's limit, not the candidate's: the builder's verdict rules.
+    Section["parse"] = "incomplete";
+    Section["parse_reason"] = R.ParseIncomplete;
+  }
   return Section;
 }
 
@@ -211,7 +216,11 @@ int main(int Argc, char **Argv) {
   App.add_option("--task", O.Task, "the task's reference file (its names are "
                                    "off limits to the candidate)");
   App.add_option("--policy", O.PolicyFile, "a TOML policy file");
-  App.add_option("--preset", O.Preset, "a built-in policy: strict (default) or kevin");
+  std::string Presets;
+  for (const std::string &Name : CheckPolicy::presetNames())
+    Presets += (Presets.empty() ? "" : ", ") + Name;
+  App.add_option("--preset", O.Preset,
+                 "a built-in policy (default strict): " + Presets);
   App.add_option("--format", O.Format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
   App.add_option("--parser", O.Parser,
@@ -280,6 +289,10 @@ int main(int Argc, char **Argv) {
     } else {
       for (const Finding &F : Result.Findings)
         std::cout << formatFinding(F) << "\n";
+      if (!Result.ParseIncomplete.empty())
+        std::cout << Path << ": note: C++/CUDA parse incomplete (kevin's "
+                  << "limit, left to the builder): " << Result.ParseIncomplete
+                  << "\n";
     }
   }
   std::cout.flush();

@@ -61,6 +61,9 @@ struct CheckResult {
   std::vector<Finding> Findings;
   /// Which parser produced the C++ verdict: "lean", "full" or "none".
   std::string ParserUsed = "none";
+  /// Why the C++/CUDA parse is incomplete (kevin's limit, not a finding);
+  /// empty when it is complete.
+  std::string ParseIncomplete;
 };
 
 /// The default torch include directory (from the Python kevin was built

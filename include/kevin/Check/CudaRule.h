@@ -142,9 +142,20 @@ const clang::Expr *tensorViewBase(const clang::Expr *E);
 /// Collects ExtensionFacts from one TU.
 void collectExtensionFacts(CudaRuleContext &Ctx, ExtensionFacts &Facts);
 
+/// The outcome of the C++/CUDA parse of a candidate's extensions.
+struct ExtensionParse {
+  /// Which parser gave the verdict ("lean", "full", "none").
+  std::string Parser = "none";
+  /// Empty when every unit parsed, or failed in the candidate's own lines;
+  /// otherwise why kevin could not parse it (an error inside kevin's
+  /// preludes or the torch/CUDA headers, a header kevin does not have):
+  /// kevin's limit, left to the builder, not a finding.
+  std::string Incomplete;
+};
+
 /// Builds and parses the TUs of every load_inline call and runs the CUDA
-/// rules. Returns which parser gave the verdict ("lean", "full", "none").
-Expected<std::string> checkExtensions(const PythonModule &M,
+/// rules.
+Expected<ExtensionParse> checkExtensions(const PythonModule &M,
                                       const PythonFacts &Facts,
                                       const CheckPolicy &P,
                                       const CheckOptions &Options,

@@ -45,6 +45,58 @@ __device__ __half2 __hadd2(__half2, __half2);
 __device__ __half2 __hmul2(__half2, __half2);
 __device__ __half2 __hfma2(__half2, __half2, __half2);
 __device__ __half2 h2exp(__half2);
+__device__ __half __hneg(__half);
+__device__ __half __habs(__half);
+__device__ __half hsqrt(__half);
+__device__ __half hrsqrt(__half);
+__device__ __half hlog(__half);
+__device__ __half htanh(__half);
+__device__ bool __heq(__half, __half);
+__device__ bool __hne(__half, __half);
+__device__ bool __hlt(__half, __half);
+__device__ bool __hle(__half, __half);
+__device__ bool __hgt(__half, __half);
+__device__ bool __hge(__half, __half);
+__device__ bool __hisnan(__half);
+__device__ __half2 __hsub2(__half2, __half2);
+__device__ __half2 __h2div(__half2, __half2);
+__device__ __half2 __hneg2(__half2);
+__device__ __half2 __habs2(__half2);
+__device__ __half2 __hmax2(__half2, __half2);
+__device__ __half2 __hmin2(__half2, __half2);
+__device__ __half2 h2sqrt(__half2);
+__device__ __half2 h2rsqrt(__half2);
+__host__ __device__ __half2 __half2half2(__half);
+__host__ __device__ __half2 __lows2half2(__half2, __half2);
+__host__ __device__ __half2 __highs2half2(__half2, __half2);
+__host__ __device__ __half2 __float22half2_rn(float2);
+__device__ __half2 __ldg(const __half2 *);
+__device__ __half __shfl_sync(unsigned, __half, int, int = 32);
+__device__ __half __shfl_down_sync(unsigned, __half, unsigned, int = 32);
+__device__ __half __shfl_xor_sync(unsigned, __half, int, int = 32);
+__device__ __half2 __shfl_down_sync(unsigned, __half2, unsigned, int = 32);
+__device__ __half2 __shfl_xor_sync(unsigned, __half2, int, int = 32);
+// The arithmetic and comparison operators of cuda_fp16.hpp.
+#define KEVIN_HALF_OPS(T)                                                      \
+  __host__ __device__ T operator+(const T &, const T &);                       \
+  __host__ __device__ T operator-(const T &, const T &);                       \
+  __host__ __device__ T operator*(const T &, const T &);                       \
+  __host__ __device__ T operator/(const T &, const T &);                       \
+  __host__ __device__ T operator-(const T &);                                  \
+  __host__ __device__ T &operator+=(T &, const T &);                           \
+  __host__ __device__ T &operator-=(T &, const T &);                           \
+  __host__ __device__ T &operator*=(T &, const T &);                           \
+  __host__ __device__ T &operator/=(T &, const T &);                           \
+  __host__ __device__ bool operator==(const T &, const T &);                   \
+  __host__ __device__ bool operator!=(const T &, const T &);                   \
+  __host__ __device__ bool operator<(const T &, const T &);                    \
+  __host__ __device__ bool operator<=(const T &, const T &);                   \
+  __host__ __device__ bool operator>(const T &, const T &);                    \
+  __host__ __device__ bool operator>=(const T &, const T &);
+KEVIN_HALF_OPS(__half)
+KEVIN_HALF_OPS(__half2)
 __device__ __half atomicAdd(__half *, __half);
 __device__ __half2 atomicAdd(__half2 *, __half2);
 #include <cuda_bf16.h>
+KEVIN_HALF_OPS(__nv_bfloat16)
+#undef KEVIN_HALF_OPS

@@ -61,6 +61,47 @@ struct BFloat16 {
   C10_HOST_DEVICE BFloat16(float);
   C10_HOST_DEVICE operator float() const;
 };
+// The arithmetic of c10/util/Half-inl.h and BFloat16-inl.h: in the type
+// itself, and with float, double and int (computed in float or double).
+// Comparisons are declared too, so that they do not reach cuda_fp16.h's
+// __half operators through Half's conversion to __half.
+#define KEVIN_REDUCED_FLOAT_OPS(T)                                              \
+  C10_HOST_DEVICE T operator+(const T &, const T &);                            \
+  C10_HOST_DEVICE T operator-(const T &, const T &);                            \
+  C10_HOST_DEVICE T operator*(const T &, const T &);                            \
+  C10_HOST_DEVICE T operator/(const T &, const T &);                            \
+  C10_HOST_DEVICE T operator-(const T &);                                       \
+  C10_HOST_DEVICE T &operator+=(T &, const T &);                                \
+  C10_HOST_DEVICE T &operator-=(T &, const T &);                                \
+  C10_HOST_DEVICE T &operator*=(T &, const T &);                                \
+  C10_HOST_DEVICE T &operator/=(T &, const T &);                                \
+  C10_HOST_DEVICE float &operator+=(float &, const T &);                        \
+  C10_HOST_DEVICE float &operator-=(float &, const T &);                        \
+  C10_HOST_DEVICE float &operator*=(float &, const T &);                        \
+  C10_HOST_DEVICE float &operator/=(float &, const T &);                        \
+  C10_HOST_DEVICE bool operator==(const T &, const T &);                        \
+  C10_HOST_DEVICE bool operator!=(const T &, const T &);                        \
+  C10_HOST_DEVICE bool operator<(const T &, const T &);                         \
+  C10_HOST_DEVICE bool operator<=(const T &, const T &);                        \
+  C10_HOST_DEVICE bool operator>(const T &, const T &);                         \
+  C10_HOST_DEVICE bool operator>=(const T &, const T &);                        \
+  KEVIN_REDUCED_FLOAT_MIXED(T, float, float)                                    \
+  KEVIN_REDUCED_FLOAT_MIXED(T, double, double)                                  \
+  KEVIN_REDUCED_FLOAT_MIXED(T, int, T)                                          \
+  KEVIN_REDUCED_FLOAT_MIXED(T, int64_t, T)
+#define KEVIN_REDUCED_FLOAT_MIXED(T, U, R)                                      \
+  C10_HOST_DEVICE R operator+(T, U);                                            \
+  C10_HOST_DEVICE R operator-(T, U);                                            \
+  C10_HOST_DEVICE R operator*(T, U);                                            \
+  C10_HOST_DEVICE R operator/(T, U);                                            \
+  C10_HOST_DEVICE R operator+(U, T);                                            \
+  C10_HOST_DEVICE R operator-(U, T);                                            \
+  C10_HOST_DEVICE R operator*(U, T);                                            \
+  C10_HOST_DEVICE R operator/(U, T);
+KEVIN_REDUCED_FLOAT_OPS(Half)
+KEVIN_REDUCED_FLOAT_OPS(BFloat16)
+#undef KEVIN_REDUCED_FLOAT_OPS
+#undef KEVIN_REDUCED_FLOAT_MIXED
 template <class T> struct complex { T real_, imag_; };
 
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1, Meta = 9 };
@@ -195,6 +236,11 @@ struct Error {};
                                          static_cast<unsigned>(__LINE__), #cond,    \
                                          ::c10::str(__VA_ARGS__))
 #define AT_ASSERT(...) TORCH_INTERNAL_ASSERT(__VA_ARGS__)
+#define AT_ASSERTM(cond, ...) TORCH_INTERNAL_ASSERT(cond, __VA_ARGS__)
+#define TORCH_CHECK_VALUE(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
+#define TORCH_CHECK_INDEX(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
+#define TORCH_CHECK_TYPE(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
+#define TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
 #define AT_ERROR(...) ::c10::detail::torchCheckFail(__func__, __FILE__, static_cast<unsigned>(__LINE__), ::c10::str(__VA_ARGS__))
 #define TORCH_WARN(...) ((void)::c10::str(__VA_ARGS__))
 
@@ -300,6 +346,11 @@ public:
   bool is_cpu() const;
   bool is_contiguous(MemoryFormat = MemoryFormat::Contiguous) const;
   bool defined() const;
+  bool is_floating_point() const;
+  bool is_complex() const;
+  bool is_signed() const;
+  bool is_same(const TensorBase &) const;
+  bool is_non_overlapping_and_dense() const;
   int64_t element_size() const;
   size_t itemsize() const;
   size_t nbytes() const;
@@ -341,6 +392,12 @@ public:
   Tensor slice(int64_t = 0, optional<int64_t> = nullopt, optional<int64_t> = nullopt,
                int64_t = 1) const;
   Tensor expand(IntArrayRef, bool = false) const;
+  Tensor expand_as(const Tensor &) const;
+  Tensor view_as(const Tensor &) const;
+  Tensor reshape_as(const Tensor &) const;
+  bool is_same_size(const Tensor &) const;
+  Tensor new_empty(IntArrayRef, TensorOptions = {}) const;
+  Tensor new_zeros(IntArrayRef, TensorOptions = {}) const;
   Tensor as_strided(IntArrayRef, IntArrayRef, optional<int64_t> = nullopt) const;
   Tensor &zero_() const;
   Tensor &fill_(const Scalar &) const;

@@ -12,4 +12,4 @@ public:
 using module = module_;
 } // namespace pybind11
 #define PYBIND11_MODULE(name, variable)                                         \
-  static void kevin_pybind11_init_##name(::pybind11::module_ &variable)
+  static void pybind11_init_##name(::pybind11::module_ &variable)
