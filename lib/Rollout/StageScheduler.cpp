@@ -68,11 +68,23 @@ int defaultDeviceJobs(const std::string &Device) {
 // (on the device that ran the first): correctness runs go first, timing
 // waits until no run is queued or twice its workers' records wait. A
 // timing loop holds the device alone; started between runs, its wait for
-// them to drain would idle every other worker of the device.
+// them to drain would idle every other worker of the device. Once timing
+// starts it has a turn: no new run starts on the device until every record
+// waiting for a later stage (those of the runs still in flight included)
+// is done, so the runs drain once per turn, not once per timed record.
 struct StageScheduler::DeviceQueue {
   std::vector<std::deque<Item>> Later; ///< Indexed by stage.
   size_t Jobs = 0;                     ///< Its workers.
   size_t Busy = 0;                     ///< Workers inside a stage.
+  size_t Timing = 0;                   ///< Workers inside a later stage.
+  bool TimingTurn = false;
+  /// Whether a run may start: not during a timing turn; a turn with
+  /// nothing left to time ends here.
+  bool mayRun() {
+    if (TimingTurn && waiting() == 0 && Timing == 0)
+      TimingTurn = false;
+    return !TimingTurn;
+  }
   size_t waiting() const {
     size_t N = 0;
     for (const std::deque<Item> &Q : Later)
@@ -199,18 +211,22 @@ bool StageScheduler::takeDeviceWork(DeviceQueue &Queue, Item &Work,
   std::unique_lock<std::mutex> Guard(Lock);
   // Idle only while a build or a busy sibling may still bring work.
   Ready.wait(Guard, [&] {
-    return !Built.empty() || Queue.waiting() > 0 ||
+    return (!Built.empty() && Queue.mayRun()) || Queue.waiting() > 0 ||
            (Closed && Todo.empty() && BuildersBusy == 0 && Queue.Busy == 0);
   });
   size_t Waiting = Queue.waiting();
-  if (Waiting > 0 && (Built.empty() || Waiting >= 2 * Queue.Jobs)) {
+  bool MayRun = Queue.mayRun();
+  if (Waiting > 0 &&
+      (!MayRun || Built.empty() || Waiting >= 2 * Queue.Jobs)) {
     // The record nearest its end first.
     Stage = Queue.Later.size() - 1;
     while (Queue.Later[Stage].empty())
       --Stage;
     Work = std::move(Queue.Later[Stage].front());
     Queue.Later[Stage].pop_front();
-  } else if (!Built.empty()) {
+    Queue.TimingTurn = true;
+    ++Queue.Timing;
+  } else if (!Built.empty() && MayRun) {
     Stage = 0;
     Work = std::move(Built.front());
     Built.pop_front();
@@ -243,6 +259,8 @@ void StageScheduler::runDeviceWorker(const std::string &Device) {
     if (More)
       Queue.Later[Stage + 1].push_back({std::move(*Out), Work.Done});
     --Queue.Busy;
+    if (Stage > 0)
+      --Queue.Timing;
     Ready.notify_all();
   }
 }

@@ -103,7 +103,9 @@ TEST(EvalBatchTest, PoolStartsWithTheDeviceSlotsAndYieldsTheCores) {
 
 // One device taking one candidate at a time: correctness runs go first and
 // a record waits for its timing until no run is queued or two records wait
-// (twice the device's jobs); a candidate that fails its run is never timed.
+// (twice the device's jobs); then timing has its turn, and no run starts
+// until every waiting record is timed; a candidate that fails its run is
+// never timed.
 // Fake kevin-run and kevin-bench log what they did.
 TEST(EvalBatchTest, RunsGoBeforeTimingUpToABacklog) {
   char Template[] = "/tmp/kevin-eval-test.XXXXXX";
@@ -141,8 +143,8 @@ TEST(EvalBatchTest, RunsGoBeforeTimingUpToABacklog) {
   EXPECT_EQ(Summary->Evaluated, 5);
   EXPECT_EQ(readLines(Options.ResultsPath).size(), 5u);
   std::vector<std::string> Want = {"run c0",   "run c1",   "bench c0",
-                                   "run c2",   "bench c1", "run c3",
-                                   "bench c2", "run c4",   "bench c3"};
+                                   "bench c1", "run c2",   "run c3",
+                                   "bench c2", "bench c3", "run c4"};
   EXPECT_EQ(readLines(Log), Want);
   std::system(("rm -rf " + Dir).c_str());
 }
