@@ -59,7 +59,12 @@ Json trainingRow(const Json &Record, const SampleAdvantage &Sample,
   Row["completion_text"] = fieldOr(Record, "response", "");
   if (const Json *Ids = findField(Record, "completion_token_ids"))
     Row["completion_token_ids"] = *Ids;
-  if (const Json *Logprobs = findField(Record, "logprobs"))
+  // kevin rollout writes completion_logprobs; logprobs is the older name
+  // (and other producers' raw OpenAI form).
+  const Json *Logprobs = findField(Record, "completion_logprobs");
+  if (!Logprobs)
+    Logprobs = findField(Record, "logprobs");
+  if (Logprobs)
     Row["completion_logprobs"] = completionLogprobs(*Logprobs);
   Row["score_S"] = fieldOr(Record, field::RewardScore, nullptr);
   Row["return_R"] = fieldOr(Record, field::RewardReturn, nullptr);
@@ -158,6 +163,7 @@ Error grpoRecords(std::istream &In, const std::string &SourceName,
                                      "prompt_token_ids",
                                      "response",
                                      "completion_token_ids",
+                                     "completion_logprobs",
                                      "logprobs",
                                      field::RewardScore,
                                      field::RewardReturn,

@@ -260,19 +260,49 @@ Error RewardPass::finish() {
 
 } // namespace
 
+/// The record that stands for a line that is not one.
+static Record unreadableLine(const Error &E) {
+  Record R;
+  R.Origin = E.location();
+  R.Value = Json{
+      {SchemaVersionKey, RecordSchemaVersion},
+      {"input_line", E.location().Line},
+      {"run", Json{{"correct", false},
+                   {"stage", "input"},
+                   {"outcome", "input-error"},
+                   {"message", formatDiagnostic(E.location(), Severity::Error,
+                                                E.message())}}}};
+  return R;
+}
+
 Error rewardRecords(std::istream &In, const std::string &SourceName,
-                    LineWriter &Out, const RewardOptions &Opts) {
+                    LineWriter &Out, const RewardOptions &Opts,
+                    std::vector<Error> *Warnings) {
   RecordReader Reader(In, SourceName);
   RewardPass Pass(Out, Opts);
   // Everything RewardPass::add reads; the rest of a line is only validated.
   static const FieldPaths Fields(
       {"id", "task_id", "trajectory", "trajectory_id", "turn", field::CheckOk,
-       field::CheckFindings, field::RunCorrect, field::BenchSpeedup,
+       field::CheckFindings, field::BuildOk, field::RunCorrect,
+       field::RunOutcome, field::BenchSpeedup,
        field::BenchFlags, field::BenchOk, field::BenchOutcome, "reward",
        field::ParseOk});
   Record R;
   while (true) {
     auto More = Reader.nextFields(R, Fields);
+    if (!More && !In.bad() && In.eof()) {
+      if (Warnings)
+        Warnings->push_back(
+            Error::at(More.error().location(),
+                      "dropped a torn last line (a write cut short)"));
+      break;
+    }
+    if (!More && !In.bad()) {
+      Record Stand = unreadableLine(More.error());
+      if (Error Err = Pass.add(Stand, formatRecordLine(Stand.Value)))
+        return Err;
+      continue;
+    }
     if (!More)
       return More.error();
     if (!*More)

@@ -19,6 +19,16 @@ static Error wrongKind(const Record &R, const char *Path, const char *Kind,
                                  Field.type_name());
 }
 
+/// A record whose kernel was never run, or not to the end, says why: a
+/// failed build (`build.ok` false, e.g. from a build ahead) or a `run`
+/// section without `correct` that still names its outcome.
+static bool carriesFailure(const Record &R) {
+  const Json *BuildOk = findField(R.Value, field::BuildOk);
+  const Json *Outcome = findField(R.Value, field::RunOutcome);
+  return (BuildOk && BuildOk->is_boolean() && !BuildOk->get<bool>()) ||
+         (Outcome && Outcome->is_string());
+}
+
 Expected<KernelResult> readKernelResult(const Record &R) {
   KernelResult Result;
   if (const Json *Parsed = findField(R.Value, field::ParseOk)) {
@@ -37,18 +47,9 @@ Expected<KernelResult> readKernelResult(const Record &R) {
     Result.FindingCount = Findings->size();
   }
   const Json *Correct = findField(R.Value, field::RunCorrect);
-  if (!Correct) {
-    // A response without a kernel, or a kernel the check rejected, is never
-    // run.
-    if (!Result.ParseFailed && !Result.CheckFailed)
-      return Error::at(R.Origin, describeRecord(R) +
-                                     ": missing required field '" +
-                                     field::RunCorrect + "'");
-  } else if (!Correct->is_boolean()) {
+  if (Correct && !Correct->is_boolean())
     return wrongKind(R, field::RunCorrect, "a boolean", *Correct);
-  } else {
-    Result.Correct = Correct->get<bool>();
-  }
+  Result.Correct = Correct && Correct->get<bool>();
   if (const Json *Speedup = findField(R.Value, field::BenchSpeedup)) {
     if (Speedup->is_number())
       Result.Speedup = Speedup->get<double>();
@@ -68,6 +69,11 @@ Expected<KernelResult> readKernelResult(const Record &R) {
                    Outcome->get<std::string>() == "skipped";
     Result.BenchRejected = !Ok->get<bool>() && !Skipped;
   }
+  if (!Correct && !Result.ParseFailed && !Result.CheckFailed &&
+      !Result.BenchRejected && !carriesFailure(R))
+    return Error::at(R.Origin, describeRecord(R) +
+                                   ": missing required field '" +
+                                   field::RunCorrect + "'");
   return Result;
 }
 

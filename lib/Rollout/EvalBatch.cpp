@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/EvalBatch.h"
 #include "kevin/Support/Progress.h"
+#include "kevin/Support/RecordFields.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -27,8 +28,27 @@ Json candidateRecord(const TaskFile &Task, const std::string &Id) {
               {"task_path", Task.Path}};
 }
 
+/// The `run` section of a candidate that is never evaluated.
+Json notEvaluated(const char *Stage, const char *Outcome,
+                  const std::string &Message) {
+  return Json{{"correct", false},
+              {"stage", Stage},
+              {"outcome", Outcome},
+              {"message", Message}};
+}
+
+/// The record of a candidate that answers no task: an input-error.
+Json unmatchedRecord(const std::string &Id, const std::string &Message) {
+  return Json{{"schema_version", RecordSchemaVersion},
+              {"id", Id},
+              {"run", notEvaluated("input", "input-error", Message)}};
+}
+
+/// The task a candidate file answers, by its name; Problem says why there is
+/// none.
 const TaskFile *taskFor(const std::vector<TaskFile> &Tasks,
-                        const std::string &RelativeStem, int &Sample) {
+                        const std::string &RelativeStem, int &Sample,
+                        std::string &Problem) {
   // KernelBench's generation naming.
   static const std::regex KernelBench(
       R"(level_([0-9]+)_problem_([0-9]+)_sample_([0-9]+)_kernel)");
@@ -40,6 +60,8 @@ const TaskFile *taskFor(const std::vector<TaskFile> &Tasks,
     for (const TaskFile &T : Tasks)
       if (T.Id.rfind(Prefix, 0) == 0)
         return &T;
+    Problem = "the tasks directory has no task " + Prefix +
+              "*, the task this KernelBench name answers";
     return nullptr;
   }
   Sample = 0;
@@ -49,10 +71,17 @@ const TaskFile *taskFor(const std::vector<TaskFile> &Tasks,
   const TaskFile *ByName = nullptr;
   for (const TaskFile &T : Tasks)
     if (fs::path(T.Id).filename() == Name) {
-      if (ByName)
-        return nullptr; // ambiguous
+      if (ByName) {
+        Problem = "several tasks are named '" + Name + "' (" + ByName->Id +
+                  ", " + T.Id + "): put the candidate at its task's path";
+        return nullptr;
+      }
       ByName = &T;
     }
+  if (!ByName)
+    Problem = "no task is named '" + Name +
+              "': name a candidate <task id>.py or "
+              "level_<L>_problem_<P>_sample_<S>_kernel.py";
   return ByName;
 }
 
@@ -87,15 +116,18 @@ Expected<std::vector<Json>> findCandidates(const std::vector<TaskFile> &Tasks,
       std::string TaskId = R.Value["task_id"].get<std::string>();
       auto Task = std::find_if(Tasks.begin(), Tasks.end(),
                                [&](const TaskFile &T) { return T.Id == TaskId; });
-      if (Task == Tasks.end())
-        return Error::at(R.Origin, describeRecord(R) + ": no task '" + TaskId +
-                                       "' in the tasks directory");
-      if (!R.Value.contains("code") && !R.Value.contains("candidate_path"))
-        return Error::at(R.Origin, describeRecord(R) +
-                                       ": needs 'code' or 'candidate_path'");
-      Json Record = candidateRecord(*Task, TaskId + "#" + std::to_string(Line));
+      std::string Id = TaskId + "#" + std::to_string(Line);
+      std::string Where = formatDiagnostic(R.Origin, Severity::Error, "");
+      Json Record =
+          Task == Tasks.end()
+              ? unmatchedRecord(Id, Where + "no task '" + TaskId +
+                                        "' in the tasks directory")
+          : !R.Value.contains("code") && !R.Value.contains("candidate_path")
+              ? unmatchedRecord(Id, Where + "needs 'code' or 'candidate_path'")
+              : candidateRecord(*Task, Id);
       for (auto &[Key, Value] : R.Value.items())
-        Record[Key] = Value;
+        if (Key != "run")
+          Record[Key] = Value;
       if (Error E = Add(std::move(Record), R.Origin))
         return E;
     }
@@ -115,12 +147,11 @@ Expected<std::vector<Json>> findCandidates(const std::vector<TaskFile> &Tasks,
     std::string Stem =
         fs::relative(File, Solutions).replace_extension().generic_string();
     int Sample = 0;
-    const TaskFile *Task = taskFor(Tasks, Stem, Sample);
-    if (!Task)
-      return Error::inFile(File.string(),
-                           "cannot tell which task this answers: name it "
-                           "<task id>.py or level_<L>_problem_<P>_sample_<S>_kernel.py");
-    Json Record = candidateRecord(*Task, Task->Id + "#" + std::to_string(Sample));
+    std::string Problem;
+    const TaskFile *Task = taskFor(Tasks, Stem, Sample, Problem);
+    Json Record =
+        Task ? candidateRecord(*Task, Task->Id + "#" + std::to_string(Sample))
+             : unmatchedRecord(Stem, "'" + File.string() + "': " + Problem);
     Record["sample"] = Sample;
     Record["candidate_path"] = File.string();
     if (Error E = Add(std::move(Record), SourceLocation{File.string(), 0, 0}))
@@ -154,6 +185,40 @@ Expected<std::set<std::string>> readFinishedIds(const std::string &Path) {
   return Finished;
 }
 
+/// The outcome a record is counted under in the summary: the run's, else
+/// the failed build's, else the check's or the response's failure.
+std::string outcomeOf(const Json &Record) {
+  auto Text = [&](const char *Path) -> std::string {
+    const Json *F = findField(Record, Path);
+    return F && F->is_string() ? F->get<std::string>() : "";
+  };
+  auto IsFalse = [&](const char *Path) {
+    const Json *F = findField(Record, Path);
+    return F && F->is_boolean() && !F->get<bool>();
+  };
+  if (std::string Run = Text(field::RunOutcome); !Run.empty())
+    return Run;
+  if (IsFalse(field::BuildOk) && !Text(field::BuildOutcome).empty())
+    return Text(field::BuildOutcome);
+  if (IsFalse(field::CheckOk))
+    return "check-failed";
+  if (IsFalse(field::ParseOk))
+    return "format-error";
+  return "unknown";
+}
+
+/// A stage's failure that is about the candidate's task (its reference
+/// failed: the task raises on import, say) rather than about kevin: the
+/// message or its location names the task file.
+bool isAboutTask(const Error &E, const Json &Candidate) {
+  const Json *Task = findField(Candidate, "task_path");
+  if (!Task || !Task->is_string())
+    return false;
+  const std::string &Path = Task->get_ref<const std::string &>();
+  return E.location().File == Path ||
+         E.message().find(Path) != std::string::npos;
+}
+
 } // namespace
 
 Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
@@ -181,21 +246,48 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   std::mutex Guard;
   Error FirstError;
   bool Failed = false;
+  auto Finish = [&](const Json &Done) {
+    if (Error E = Log->append(Done)) {
+      if (!Failed)
+        FirstError = E;
+      Failed = true;
+      return;
+    }
+    ++Summary.Evaluated;
+    ++Summary.Outcomes[outcomeOf(Done)];
+    Bar.advance(1, Done.value("id", std::string()));
+  };
   {
     StageScheduler Scheduler(Runner, O.Scheduling);
-    for (const Json *C : Todo)
-      Scheduler.submit(*C, [&](Expected<Json> Done) {
+    for (const Json *C : Todo) {
+      // A candidate that answers no task is recorded as it is.
+      if (C->contains("run")) {
         std::lock_guard<std::mutex> Hold(Guard);
-        Error E = Done ? Log->append(*Done) : Done.error();
-        if (E) {
+        Finish(*C);
+        continue;
+      }
+      Scheduler.submit(*C, [&, C](Expected<Json> Done) {
+        std::lock_guard<std::mutex> Hold(Guard);
+        if (Done)
+          return Finish(*Done);
+        if (!isAboutTask(Done.error(), *C)) {
           if (!Failed)
-            FirstError = E;
+            FirstError = Done.error();
           Failed = true;
           return;
         }
-        ++Summary.Evaluated;
-        Bar.advance(1, Done->value("id", std::string()));
+        Json Record = *C;
+        const Error &E = Done.error();
+        bool Located =
+            E.message().find(E.location().File) != std::string::npos;
+        Record["run"] = notEvaluated(
+            "task", "task-error",
+            Located ? E.message()
+                    : formatDiagnostic(E.location(), Severity::Error,
+                                       E.message()));
+        Finish(Record);
       });
+    }
     Scheduler.drain();
   }
   Bar.finish();

@@ -136,6 +136,11 @@ Expected<CompletionResult> parseChatResponse(const std::string &Body) {
   }
   if (Value.contains("usage") && Value["usage"].is_object())
     Result.Usage = Value["usage"];
+  if (const Json *Ids = findField(Value, "prompt_token_ids");
+      Ids && Ids->is_array())
+    for (const Json &Id : *Ids)
+      if (Id.is_number_integer())
+        Result.PromptTokenIds.push_back(Id.get<int64_t>());
   return Result;
 }
 

@@ -77,6 +77,13 @@ Expected<PromptTemplates> loadPromptTemplates(const std::string &Path,
     if (Error E = readTemplate(*File, std::string("feedback.") + Kind,
                                T.Feedback[Kind]))
       return E;
+  // Optional, so that prompt files written before stage subsets still load.
+  T.Feedback["not_run"] = "The code was not compiled or run.";
+  auto NotRun = File->getString("feedback.not_run");
+  if (!NotRun)
+    return NotRun.error();
+  if (*NotRun)
+    T.Feedback["not_run"] = **NotRun;
   return T;
 }
 
@@ -201,6 +208,8 @@ std::string feedbackFor(const PromptTemplates &T, const Json &Turn) {
   }
   Values["message"] = stringAt(Turn, field::RunMessage);
   Values["outcome"] = stringAt(Turn, field::RunOutcome);
+  if (Values["outcome"] == "not-run")
+    return fillTemplate(T.Feedback.at("not_run"), Values);
   const Json *Correct = findField(Turn, field::RunCorrect);
   if (!Correct || !Correct->is_boolean() || !Correct->get<bool>()) {
     std::string Stage = stringAt(Turn, field::RunStage);

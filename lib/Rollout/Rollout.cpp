@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/Rollout.h"
-#include "kevin/Rollout/Response.h"
 #include "kevin/Support/Progress.h"
 #include "kevin/Support/RecordFields.h"
+#include "kevin/Task/ModelResponse.h"
 
 #include <algorithm>
 #include <atomic>
@@ -100,18 +100,32 @@ Expected<std::string> readFile(const std::string &Path) {
   return Buffer.str();
 }
 
-/// What a resume must match, so a rerun cannot silently change the run.
+/// What a resume must match, so a rerun cannot silently change the run:
+/// the policy, every sampling setting and every evaluation stage.
 Json runIdentity(const RolloutOptions &O, const Policy &P) {
   Json Tasks = Json::array();
   for (const TaskFile &T : O.Tasks)
     Tasks.push_back(T.Id);
+  Json Stages = Json::array();
+  for (const StageSpec &S : O.Stages) {
+    std::string Command = S.Tool;
+    for (const std::string &Arg : S.Args)
+      Command += " " + Arg;
+    Stages.push_back(Command);
+  }
   return Json{{"schema_version", RecordSchemaVersion},
               {"policy", P.describe()},
               {"model", O.Model},
               {"trajectories", O.Trajectories},
               {"turns", O.Turns},
               {"device", O.Device},
-              {"tasks", Tasks}};
+              {"tasks", Tasks},
+              {"temperature", O.Temperature},
+              {"top_p", O.TopP},
+              {"max_tokens", O.MaxTokens},
+              {"logprobs", O.Logprobs},
+              {"context_budget_tokens", O.ContextBudgetTokens},
+              {"stages", Stages}};
 }
 
 Error checkOrWriteIdentity(const std::string &Path, const Json &Identity) {
@@ -149,6 +163,7 @@ struct FirstTurnBatch {
   std::vector<int> Trajectories;
   std::map<int, Completion> Choices;
   Json Usage;
+  std::vector<int64_t> PromptTokenIds;
   int Attempts = 0;
 };
 
@@ -189,7 +204,10 @@ Error prepareRunDirectory(const RolloutOptions &O, const Policy &ThePolicy) {
 using FinishedTurns = std::map<std::pair<std::string, int>, std::vector<Json>>;
 
 /// Reads back the finished turns of LogPath (none when it does not exist yet).
-Expected<FinishedTurns> readFinishedTurns(const std::string &LogPath) {
+/// A torn last line (a write cut short by a kill) is cut off and reported in
+/// Warnings.
+Expected<FinishedTurns> readFinishedTurns(const std::string &LogPath,
+                                          std::vector<Error> &Warnings) {
   FinishedTurns Done;
   std::error_code EC;
   if (!fs::exists(LogPath, EC))
@@ -211,6 +229,11 @@ Expected<FinishedTurns> readFinishedTurns(const std::string &LogPath) {
     auto Text = readFile(LogPath);
     if (!Text)
       return Text.error();
+    unsigned TornLine = 1 + static_cast<unsigned>(
+                                std::count(Text->begin(), Text->end(), '\n'));
+    Warnings.push_back(Error::at(
+        {LogPath, TornLine, 0},
+        "dropped a torn last line (a write cut short); its turn is redone"));
     fs::resize_file(LogPath,
                     Text->find_last_of('\n') == std::string::npos
                         ? 0
@@ -382,12 +405,14 @@ RolloutRun::firstTurnReply(const TrajectoryState &S,
     for (size_t I = 0; I < B.Trajectories.size(); ++I)
       B.Choices[B.Trajectories[I]] = std::move(Batch->Choices[I]);
     B.Usage = Batch->Usage;
+    B.PromptTokenIds = Batch->PromptTokenIds;
     B.Attempts = Batch->Attempts;
     B.Fetched = true;
   }
   CompletionResult Reply;
   Reply.Choices = {B.Choices.at(S.Index)};
   Reply.Usage = B.Usage;
+  Reply.PromptTokenIds = B.PromptTokenIds;
   if (B.Trajectories.size() > 1)
     Reply.Usage["shared_by_choices"] = B.Trajectories.size();
   Reply.Attempts = B.Attempts;
@@ -415,6 +440,8 @@ Json RolloutRun::turnRecord(const TrajectoryState &S, int Turn,
                  {"finish_reason", C.FinishReason},
                  {"usage", Reply.Usage},
                  {"policy_attempts", Reply.Attempts}};
+  if (!Reply.PromptTokenIds.empty())
+    Record["prompt_token_ids"] = Reply.PromptTokenIds;
   if (!C.TokenIds.empty())
     Record["completion_token_ids"] = C.TokenIds;
   if (!C.Logprobs.empty())
@@ -446,6 +473,15 @@ bool RolloutRun::evaluateCode(const TrajectoryState &S, int Turn,
     return false;
   }
   Record = std::move(*Evaluated);
+  // Stages without a run (--stages check) leave the record without a
+  // verdict: it says so, for the feedback and for kevin-reward (score 0).
+  const Json *CheckOk = findField(Record, field::CheckOk);
+  bool CheckFailed = CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>();
+  if (!Record.contains("run") && !CheckFailed)
+    Record["run"] = Json{{"correct", false},
+                         {"stage", "run"},
+                         {"outcome", "not-run"},
+                         {"message", "the evaluation's stages have no run"}};
   return true;
 }
 
@@ -523,7 +559,8 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
   if (Error E = prepareRunDirectory(O, ThePolicy))
     return E;
   std::string LogPath = O.RunDir + "/turns.jsonl";
-  auto Done = readFinishedTurns(LogPath);
+  std::vector<Error> Warnings;
+  auto Done = readFinishedTurns(LogPath, Warnings);
   if (!Done)
     return Done.error();
   auto Log = DurableRecordLog::open(LogPath);
@@ -532,7 +569,10 @@ Expected<RolloutSummary> runRollout(const RolloutOptions &O,
   RolloutRun Run(O, Templates, ThePolicy, Pipeline, *Log);
   if (Error E = Run.restoreTrajectories(*Done, LogPath))
     return E;
-  return Run.run();
+  auto Summary = Run.run();
+  if (Summary)
+    Summary->Warnings = std::move(Warnings);
+  return Summary;
 }
 
 } // namespace kevin

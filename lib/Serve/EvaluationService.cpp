@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "kevin/Serve/EvaluationService.h"
-#include "kevin/Rollout/Response.h"
 #include "kevin/Support/Clock.h"
 #include "kevin/Support/Device.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/Version.h"
+#include "kevin/Task/ModelResponse.h"
 
 #include <condition_variable>
 #include <mutex>

@@ -4,8 +4,9 @@
 //   kevin-run ... | kevin-bench [options]             (records on stdin)
 //
 // Adds a `bench` section to each record (docs/CommandGuide/kevin-bench.md);
-// only records whose `run.correct` is true are timed, the rest pass through
-// marked skipped. Candidates are timed one at a time (they share the
+// only records whose `run.correct` is true (and whose `check.ok` is not
+// false, unless --ignore-check) are timed, the rest pass through marked
+// skipped; a line that is not a record becomes an input-error record. Candidates are timed one at a time (they share the
 // device). Exit status: 0 every candidate timed without a rejecting flag,
 // 1 some not, 2 usage or tool error.
 //
@@ -16,8 +17,11 @@
 #include "kevin/Build/Builder.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
+#include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolMain.h"
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <unistd.h>
@@ -27,12 +31,33 @@ using namespace kevin;
 namespace {
 
 
-Json skippedSection(const std::string &Why) {
+Json untimedSection(const char *Outcome, const std::string &Message) {
   return Json{{"ok", false},
-              {"outcome", "skipped"},
-              {"message", "not timed: " + Why},
+              {"outcome", Outcome},
+              {"message", Message},
               {"speedup", nullptr},
               {"flags", Json::array()}};
+}
+
+Json skippedSection(const std::string &Why) {
+  return untimedSection("skipped", "not timed: " + Why);
+}
+
+/// The Skip of a stdin line that is not a record: its record has its
+/// `bench` section already.
+constexpr const char *NotARecord = "the line is not a record";
+
+/// The record of a stdin line that is not a record.
+QueuedCandidate unreadableLine(const Error &E) {
+  QueuedCandidate Q;
+  Q.Skip = NotARecord;
+  Q.Record = Json{{SchemaVersionKey, RecordSchemaVersion},
+                  {"input_line", E.location().Line},
+                  {"bench", untimedSection("input-error",
+                                           formatDiagnostic(E.location(),
+                                                            Severity::Error,
+                                                            E.message()))}};
+  return Q;
 }
 
 } // namespace
@@ -78,6 +103,9 @@ int main(int Argc, char **Argv) {
                  "twice the L2, at least 256 MiB)");
   App.add_option("--timeout", Options.TimeoutSeconds,
                  "seconds per worker process (default 600)");
+  bool IgnoreCheck = false;
+  App.add_flag("--ignore-check", IgnoreCheck,
+               "time records whose check.ok is false too");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
@@ -99,19 +127,33 @@ int main(int Argc, char **Argv) {
   }
   bool Direct = Shared.direct();
   std::vector<QueuedCandidate> Queue;
-  auto NotTimed = [](const Json &Record) -> std::string {
-    const Json *Correct = findField(Record, "run.correct");
+  auto NotTimed = [&](const Json &Record) -> std::string {
+    const Json *Correct = findField(Record, field::RunCorrect);
+    const Json *CheckOk = findField(Record, field::CheckOk);
     if (!Correct)
       return "no run section (pipe the records through kevin-run first)";
     if (!Correct->is_boolean() || !Correct->get<bool>())
       return "the candidate is not correct (run.correct is not true)";
+    if (!IgnoreCheck && CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>())
+      return "kevin-check found errors (check.ok is false)";
+    if (!Record.contains("candidate_path") && !Record.contains("code"))
+      return "the record names no candidate";
+    if (!Record.contains("task_path") && Shared.Task.empty())
+      return "the record names no task";
     return "";
   };
-  Error InputError =
-      Shared.readCandidates(std::cin, "time", false, NotTimed, Queue);
-  if (InputError && Direct) {
-    Context.usageError(InputError.message());
-    return ExitError;
+  // A line that is not a record ends one reading; it becomes a record of
+  // its own and the reading goes on after it.
+  Error InputError;
+  while ((InputError = Shared.readCandidates(std::cin, "time", false,
+                                             NotTimed, Queue))) {
+    if (Direct) {
+      Context.usageError(InputError.message());
+      return ExitError;
+    }
+    if (std::cin.bad())
+      break;
+    Queue.push_back(unreadableLine(InputError));
   }
 
   // One harness per device: the reference of a task is timed once per
@@ -122,7 +164,17 @@ int main(int Argc, char **Argv) {
   for (QueuedCandidate &J : Queue) {
     Json Out = J.Record;
     if (!J.Skip.empty()) {
-      Out["bench"] = skippedSection(J.Skip);
+      if (J.Skip != NotARecord)
+        Out["bench"] = skippedSection(J.Skip);
+      Writer.write(Out);
+      AllGood = false;
+      continue;
+    }
+    const std::string &Path = J.What.CandidatePath;
+    if (!Path.empty() && ::access(Path.c_str(), R_OK) != 0) {
+      Out["bench"] = untimedSection("input-error",
+                                    "'" + Path + "': cannot read the candidate: " +
+                                        std::strerror(errno));
       Writer.write(Out);
       AllGood = false;
       continue;
@@ -135,8 +187,18 @@ int main(int Argc, char **Argv) {
     }
     Expected<BenchVerdict> V = H->bench(J.What);
     if (!V) {
+      // The record is still written; a failure of kevin itself or of its
+      // installation also makes the exit status 2.
+      bool AboutRecord = V.error().kind() == ErrorKind::FileAccess ||
+                         V.error().kind() == ErrorKind::InvalidInput;
       Context.error(V.error());
-      ToolError = true;
+      ToolError |= !AboutRecord;
+      AllGood = false;
+      Out["bench"] = untimedSection(
+          AboutRecord ? "input-error" : "tool-error",
+          formatDiagnostic(V.error().location(), Severity::Error,
+                           V.error().message()));
+      Writer.write(Out);
       continue;
     }
     Out["bench"] = V->Bench;

@@ -209,7 +209,11 @@ int main(int Argc, char **Argv) {
     Candidates->erase(
         std::remove_if(Candidates->begin(), Candidates->end(),
                        [&](const Json &C) {
-                         return !Keep.count(C["task_id"].get<std::string>());
+                         // A candidate that answers no task stays, to be
+                         // reported.
+                         auto Task = C.find("task_id");
+                         return Task != C.end() &&
+                                !Keep.count(Task->get<std::string>());
                        }),
         Candidates->end());
   }
@@ -236,6 +240,15 @@ int main(int Argc, char **Argv) {
   std::cout << "kevin-eval: " << Summary->Evaluated << " evaluated, "
             << Summary->Skipped << " already in " << Options.ResultsPath
             << "\n";
+  if (!Summary->Outcomes.empty()) {
+    std::cout << "kevin-eval: by outcome:";
+    const char *Separator = " ";
+    for (const auto &[Outcome, Count] : Summary->Outcomes) {
+      std::cout << Separator << Outcome << " " << Count;
+      Separator = ", ";
+    }
+    std::cout << "\n";
+  }
   std::string Report = fs::selfExecutableDirectory() + "/kevin-report";
   if (!NoReport && ::access(Report.c_str(), X_OK) == 0) {
     std::cout.flush();

@@ -61,11 +61,15 @@ int main(int Argc, char **Argv) {
     return ExitError;
   }
 
-  if (Error Err = runRecordFilter(
-          InputPath, OutputPath,
-          [&](std::istream &In, const std::string &Source, LineWriter &Out) {
-            return rewardRecords(In, Source, Out, Opts);
-          })) {
+  std::vector<Error> Warnings;
+  Error Err = runRecordFilter(
+      InputPath, OutputPath,
+      [&](std::istream &In, const std::string &Source, LineWriter &Out) {
+        return rewardRecords(In, Source, Out, Opts, &Warnings);
+      });
+  for (const Error &Warning : Warnings)
+    Ctx.warning(Warning);
+  if (Err) {
     Ctx.error(Err);
     return ExitError;
   }

@@ -180,6 +180,8 @@ int main(int Argc, char **Argv) {
     Tool.error(Summary.error());
     return ExitError;
   }
+  for (const Error &Warning : Summary->Warnings)
+    Tool.warning(Warning);
   std::cout << "kevin-rollout: " << Summary->TurnsRun << " turns run, "
             << Summary->TurnsResumed << " resumed, " << Summary->TurnsCorrect
             << "/" << Summary->TurnsTotal << " correct; log: " << Options.RunDir

@@ -15,15 +15,112 @@
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
+#include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolMain.h"
+#include "kevin/Task/ModelResponse.h"
 
+#include <cerrno>
+#include <cstring>
 #include <future>
 #include <iostream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace kevin;
 
 namespace {
 
+/// The `run` section of a record that is not judged, and why.
+Json notJudged(const char *Stage, const char *Outcome,
+               const std::string &Message) {
+  return Json{{"correct", false},
+              {"stage", Stage},
+              {"outcome", Outcome},
+              {"message", Message}};
+}
+
+/// Why Path cannot be read as a file ("" when it can).
+std::string unreadableFile(const std::string &Path) {
+  struct stat St;
+  if (::stat(Path.c_str(), &St) != 0 || ::access(Path.c_str(), R_OK) != 0)
+    return std::strerror(errno);
+  return S_ISREG(St.st_mode) ? "" : "not a regular file";
+}
+
+/// Why one record on stdin is not judged: the `run` section it gets instead,
+/// or null when its candidate (in Out) is to be judged. A record that carries
+/// only a `response` gets the response's code in `code` first.
+Json intakeRecord(Record &R, const WorkerToolOptions &Shared, bool NeedTask,
+                  bool IgnoreCheck, QueuedCandidate &Out) {
+  const Json *CheckOk = findField(R.Value, field::CheckOk);
+  if (!IgnoreCheck && CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>())
+    return notJudged("check", "skipped-check",
+                     "not run: kevin-check found errors (check.ok is false; "
+                     "--ignore-check runs it anyway)");
+  std::string Problem = fillCodeFromResponse(R.Value);
+  if (!Problem.empty())
+    return notJudged("format", "format-error",
+                     "the response has no candidate: " + Problem);
+  Expected<RecordCandidate> From = candidateFromRecord(
+      R, Shared.Task, NeedTask, Shared.deviceOverride());
+  if (!From)
+    return notJudged("input", "input-error",
+                     formatDiagnostic(From.error().location(), Severity::Error,
+                                      From.error().message()));
+  for (auto [Path, What] : {std::pair(From->What.CandidatePath, "candidate"),
+                            std::pair(From->What.TaskPath, "task")})
+    if (std::string Why = Path.empty() ? "" : unreadableFile(Path);
+        !Why.empty())
+      return notJudged("input", "input-error",
+                       "'" + Path + "': cannot read the " + What + ": " + Why);
+  Out.What = From->What;
+  Out.Device = From->Device;
+  return nullptr;
+}
+
+/// Reads the records on In into Queue. Every line gives one entry, and
+/// Unjudged (parallel to Queue) the `run` section of an entry that is not to
+/// be judged: a line that is not a record gets a record of its own. Only a
+/// read error of the stream is an Error.
+Error readRecords(std::istream &In, const WorkerToolOptions &Shared,
+                  bool NeedTask, bool IgnoreCheck,
+                  std::vector<QueuedCandidate> &Queue,
+                  std::vector<Json> &Unjudged) {
+  RecordReader Reader(In, "<stdin>");
+  while (true) {
+    Record R;
+    Expected<bool> More = Reader.next(R);
+    if (More && !*More)
+      return Error::success();
+    if (!More && In.bad())
+      return More.error();
+    QueuedCandidate Q;
+    if (More) {
+      Unjudged.push_back(intakeRecord(R, Shared, NeedTask, IgnoreCheck, Q));
+      Q.Record = std::move(R.Value);
+    } else {
+      const Error &E = More.error();
+      Q.Record = Json{{SchemaVersionKey, RecordSchemaVersion},
+                      {"input_line", E.location().Line}};
+      Unjudged.push_back(notJudged(
+          "input", "input-error",
+          formatDiagnostic(E.location(), Severity::Error, E.message())));
+    }
+    Queue.push_back(std::move(Q));
+  }
+}
+
+/// Puts a record's unjudged verdict in place: the `run` section, or with
+/// --build-only the `build` section (ok false, the same outcome and message).
+void writeUnjudged(Json &Out, Json Run, bool BuildOnly) {
+  if (!BuildOnly) {
+    Out["run"] = std::move(Run);
+    return;
+  }
+  Out["build"] = Json{{"ok", false},
+                      {"outcome", Run["outcome"]},
+                      {"message", Run["message"]}};
+}
 
 /// One line for a person reading stderr in direct mode.
 std::string summaryLine(const std::string &Name, const Verdict &V,
@@ -89,6 +186,10 @@ int main(int Argc, char **Argv) {
                "only compile (fill the cache); no reference, no run");
   App.add_option("--memory-limit", Options.MemoryLimitMiB,
                  "candidate address-space limit in MiB (0: none)");
+  bool IgnoreCheck = false;
+  App.add_flag("--ignore-check", IgnoreCheck,
+               "judge records whose check.ok is false too (by default they "
+               "pass through with run.outcome skipped-check)");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   if (Error E = Shared.finish(Options.Tolerances)) {
@@ -107,37 +208,66 @@ int main(int Argc, char **Argv) {
   Shared.applyTo(Options);
   bool Direct = Shared.direct();
   std::vector<QueuedCandidate> Queue;
-  Error InputError = Shared.readCandidates(std::cin, "judge", Options.BuildOnly,
-                                           nullptr, Queue);
-  if (InputError && Direct) {
-    Context.usageError(InputError.message());
+  std::vector<Json> Unjudged;
+  if (Direct) {
+    if (Error E = Shared.readCandidates(std::cin, "judge", Options.BuildOnly,
+                                        nullptr, Queue)) {
+      Context.usageError(E.message());
+      return ExitError;
+    }
+    Unjudged.resize(Queue.size());
+  } else if (Error E = readRecords(std::cin, Shared, !Options.BuildOnly,
+                                   IgnoreCheck, Queue, Unjudged)) {
+    Context.error(E);
     return ExitError;
   }
 
   // Judge up to Jobs candidates at once; write records in input order.
   std::vector<std::future<Expected<Verdict>>> Pending(Queue.size());
-  size_t Started = 0;
-  auto launch = [&](size_t I) {
-    JudgeOptions Mine = Options;
-    Mine.Device = Queue[I].Device;
-    Pending[I] = std::async(std::launch::async, [Mine, What = Queue[I].What] {
-      return judgeCandidate(What, Mine);
-    });
+  size_t Started = 0, Running = 0;
+  auto launchMore = [&] {
+    for (; Started < Queue.size() && Running < Jobs; ++Started) {
+      if (!Unjudged[Started].is_null())
+        continue;
+      JudgeOptions Mine = Options;
+      Mine.Device = Queue[Started].Device;
+      Pending[Started] = std::async(
+          std::launch::async,
+          [Mine, What = Queue[Started].What] { return judgeCandidate(What, Mine); });
+      ++Running;
+    }
   };
-  for (; Started < Queue.size() && Started < Jobs; ++Started)
-    launch(Started);
+  launchMore();
   RecordWriter Writer(std::cout);
   bool AllGood = true, ToolError = false;
   for (size_t I = 0; I < Queue.size(); ++I) {
-    Expected<Verdict> V = Pending[I].get();
-    if (Started < Queue.size())
-      launch(Started++);
-    if (!V) {
-      Context.error(V.error());
-      ToolError = true;
+    Json Out = std::move(Queue[I].Record);
+    AllGood &= Unjudged[I].is_null();
+    if (!Unjudged[I].is_null()) {
+      writeUnjudged(Out, std::move(Unjudged[I]), Options.BuildOnly);
+      Writer.write(Out);
       continue;
     }
-    Json Out = Queue[I].Record;
+    Expected<Verdict> V = Pending[I].get();
+    --Running;
+    launchMore();
+    if (!V) {
+      // The record is still written; a failure of kevin itself or of its
+      // installation also makes the exit status 2.
+      bool AboutRecord = V.error().kind() == ErrorKind::FileAccess ||
+                         V.error().kind() == ErrorKind::InvalidInput;
+      Context.error(V.error());
+      ToolError |= !AboutRecord;
+      AllGood = false;
+      writeUnjudged(Out,
+                    notJudged("input", AboutRecord ? "input-error" : "tool-error",
+                              formatDiagnostic(V.error().location(),
+                                               Severity::Error,
+                                               V.error().message())),
+                    Options.BuildOnly);
+      Writer.write(Out);
+      continue;
+    }
     Out["build"] = V->Build;
     if (!Options.BuildOnly)
       Out["run"] = V->Run;
@@ -151,10 +281,6 @@ int main(int Argc, char **Argv) {
       ToolError = true;
     }
     AllGood &= Options.BuildOnly ? V->BuildOk : V->Correct;
-  }
-  if (InputError) {
-    Context.error(InputError);
-    return ExitError;
   }
   if (ToolError)
     return ExitError;

@@ -1,5 +1,10 @@
-//===-- ResponseTest.cpp - tests for kevin/Rollout/Response.h ------------===//
-#include "kevin/Rollout/Response.h"
+//===-- ResponseTest.cpp - tests for kevin/Task/ModelResponse.h ----------===//
+//
+// Kept with the rollout tests: kevinModelResponse builds wherever kevinRollout
+// does, and the rollout loop is the parser's oldest user.
+//
+//===----------------------------------------------------------------------===//
+#include "kevin/Task/ModelResponse.h"
 
 #include <gtest/gtest.h>
 
@@ -61,4 +66,31 @@ TEST(ResponseTest, TruncatedResponses) {
   EXPECT_FALSE(Thinking.HasCode);
   EXPECT_NE(Thinking.Problem.find("inside <think>"), std::string::npos);
   EXPECT_FALSE(parseResponse("").HasCode);
+}
+
+TEST(ResponseTest, TildeFencesAndTagCase) {
+  ParsedResponse R = parseResponse("~~~Python\nw = 4\n~~~\n");
+  ASSERT_TRUE(R.HasCode);
+  EXPECT_EQ(R.Code, "w = 4\n");
+  // A backtick fence does not close a tilde block.
+  EXPECT_FALSE(parseResponse("~~~python\nv = 5\n```\n").HasCode);
+}
+
+TEST(ResponseTest, EmptyFinalBlockIsAFormatFailure) {
+  ParsedResponse R = parseResponse("```python\nx = 1\n```\n```python\n\n```\n");
+  EXPECT_FALSE(R.HasCode);
+  EXPECT_EQ(R.Problem, "the last python code block is empty");
+}
+
+TEST(ResponseTest, FillCodeFromResponse) {
+  Json Record{{"id", "a"}, {"response", "Here:\n```python\nx = 1\n```\n"}};
+  EXPECT_EQ(fillCodeFromResponse(Record), "");
+  EXPECT_EQ(Record["code"], "x = 1\n");
+  Json NoCode{{"response", "I cannot do this."}};
+  EXPECT_EQ(fillCodeFromResponse(NoCode), "no fenced python code block");
+  EXPECT_FALSE(NoCode.contains("code"));
+  // A record that already names its candidate keeps it.
+  Json WithPath{{"candidate_path", "c.py"}, {"response", "no code"}};
+  EXPECT_EQ(fillCodeFromResponse(WithPath), "");
+  EXPECT_FALSE(WithPath.contains("code"));
 }

@@ -52,11 +52,16 @@ Expected<std::optional<TurnKey>> readTurnKey(const Record &R);
 double roundForOutput(double V);
 
 /// Reads records from In (named SourceName in messages) and writes each with
-/// its `reward` section to Out. Stops at the first bad record or trajectory
-/// (a missing turn, a duplicate turn) with an error naming its line; records
-/// written before stay written, held ones are not written.
+/// its `reward` section to Out. A line that is not a record becomes a record
+/// of its own (`input_line`, a `run` section with outcome input-error) that
+/// scores 0, except a final line without a newline, a write cut short, which
+/// is dropped with a warning added to Warnings (when given). Stops at the
+/// first bad record or trajectory (a missing turn, a duplicate turn) with an
+/// error naming its line; records written before stay written, held ones are
+/// not written.
 Error rewardRecords(std::istream &In, const std::string &SourceName,
-                    LineWriter &Out, const RewardOptions &Opts);
+                    LineWriter &Out, const RewardOptions &Opts,
+                    std::vector<Error> *Warnings = nullptr);
 
 } // namespace kevin
 

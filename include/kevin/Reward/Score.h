@@ -49,9 +49,11 @@ struct KernelResult {
 };
 
 /// Reads the fields the score needs. `run.correct` is required unless the
-/// response could not be parsed (`parse.ok` false) or the check failed, as
-/// such a kernel is never run; fields of the wrong kind are errors at the
-/// record's line.
+/// record says why its kernel was never run: the response could not be
+/// parsed (`parse.ok` false), the check failed, the build failed (`build.ok`
+/// false), the timing was rejected (`bench.ok` false, not skipped) or the run
+/// names an outcome (`run.outcome`: skipped-check, input-error, ...). Such a
+/// record scores 0. Fields of the wrong kind are errors at the record's line.
 Expected<KernelResult> readKernelResult(const Record &R);
 
 /// The closed set of flags a score may carry.

@@ -14,6 +14,7 @@
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,9 @@ namespace kevin {
 /// `task_id`, `task_path` and `candidate_path` (or inline `code`). File names:
 /// `level_<L>_problem_<P>_sample_<S>_kernel.py` (KernelBench's generations)
 /// answers the task `level<L>/<P>_*`; any other `X.py` answers the task whose
-/// id is its path (or, failing that, its name) without `.py`.
+/// id is its path (or, failing that, its name) without `.py`. A candidate that
+/// answers no task (or names no code) is a record too, with a `run` section
+/// whose outcome is input-error, so that every candidate gets a result.
 Expected<std::vector<Json>> findCandidates(const std::vector<TaskFile> &Tasks,
                                            const std::string &Solutions);
 
@@ -37,10 +40,17 @@ struct EvalOptions {
 struct EvalSummary {
   int Evaluated = 0;
   int Skipped = 0; ///< Already in the results file.
+  /// The records of this run by outcome (run.outcome, else the failed
+  /// build's, check-failed, format-error), input-error and task-error
+  /// included.
+  std::map<std::string, int> Outcomes;
 };
 
 /// Evaluates the candidates not yet in the results file through Runner's
-/// stages, appending each record durably as it finishes.
+/// stages, appending each record durably as it finishes. A candidate whose
+/// task fails (the reference raises) gets a record with run.outcome
+/// task-error and the others go on; a failure of kevin itself is returned
+/// once every other record is written.
 Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
                               const EvalOptions &Options,
                               const StageRunner &Runner);

@@ -49,6 +49,9 @@ struct Completion {
 
 struct CompletionResult {
   std::vector<Completion> Choices;
+  /// The prompt's token ids, when the server returned them (vLLM's
+  /// top-level `prompt_token_ids`).
+  std::vector<int64_t> PromptTokenIds;
   Json Usage = Json::object();
   int Attempts = 1; ///< Requests made, retries included.
 };

@@ -38,7 +38,8 @@ struct PromptTemplates {
   std::string Language;
   std::string OneShot;
   /// Feedback templates by outcome kind: format, check, build, runtime,
-  /// incorrect, correct, correct_untimed, no_summary.
+  /// incorrect, correct, correct_untimed, no_summary, and not_run (optional
+  /// in a prompt file: an answer the stages did not run, `--stages check`).
   std::map<std::string, std::string> Feedback;
 };
 

@@ -61,10 +61,14 @@ struct RolloutSummary {
   int TurnsRun = 0;
   int TurnsCorrect = 0; ///< Over all turns in the log.
   int TurnsTotal = 0;
+  /// For the user: a torn last line of the log that the resume dropped.
+  std::vector<Error> Warnings;
 };
 
 /// Runs (or resumes) the loop. Writes RUN/run.json (the options a resume
-/// must match), RUN/turns.jsonl and RUN/candidates/.
+/// must match: policy, model, tasks, m, n, device, sampling, stages; a
+/// resume that changes one is refused naming it), RUN/turns.jsonl and
+/// RUN/candidates/.
 Expected<RolloutSummary> runRollout(const RolloutOptions &Options,
                                     const PromptTemplates &Templates,
                                     Policy &ThePolicy,

@@ -7,7 +7,9 @@ Starts the server on a free loopback port, runs COMMAND with every '{url}' in
 it replaced by the server's base URL, then stops and exits with COMMAND's
 status. Request k gets the behaviour Sk (the last one repeats):
   ok         200 with one choice per requested n (text from --response, with
-             the choice index appended), usage and vLLM-style token ids
+             the choice index appended), usage and vLLM-style token ids;
+             with "logprobs": true, each choice's logprobs in the OpenAI form
+             and vLLM's top-level prompt_token_ids
   429, 500   that status with an OpenAI error body (429 adds Retry-After: 0)
   400        a client error the client must not retry
   malformed  200 with a body that is not JSON
@@ -57,9 +59,15 @@ def main():
                 choices = [{"index": i, "finish_reason": "stop",
                             "message": {"role": "assistant", "content": "%s [choice %d]" % (text, i)},
                             "token_ids": [1, 2, 3]} for i in range(n)]
-                self.reply(200, {"id": "cmpl-1", "object": "chat.completion", "model": request.get("model"),
-                                 "choices": choices,
-                                 "usage": {"prompt_tokens": 11, "completion_tokens": 7 * n, "total_tokens": 11 + 7 * n}})
+                reply = {"id": "cmpl-1", "object": "chat.completion", "model": request.get("model"),
+                         "choices": choices,
+                         "usage": {"prompt_tokens": 11, "completion_tokens": 7 * n, "total_tokens": 11 + 7 * n}}
+                if request.get("logprobs"):
+                    for choice in choices:
+                        choice["logprobs"] = {"content": [{"token": t, "logprob": -0.25 * (k + 1)}
+                                                          for k, t in enumerate("abc")]}
+                    reply["prompt_token_ids"] = [7, 8, 9]
+                self.reply(200, reply)
             elif behaviour == "malformed":
                 self.reply(200, None, raw=b"<html>not json</html>")
             else:
