@@ -17,6 +17,7 @@
 #include "kevin/Support/Record.h"
 #include "kevin/Support/ToolMain.h"
 #include "kevin/Task/Candidate.h"
+#include "kevin/Task/ModelResponse.h"
 
 #include <iostream>
 #include <map>
@@ -45,9 +46,12 @@ Expected<CandidateSource> candidateFrom(const std::string &Text,
                                         bool Response) {
   if (Error E = validateCandidateText(Text, Path))
     return E;
-  if (Response)
-    return extractPythonBlock(Text, Path);
-  return CandidateSource{Path, Text, 0};
+  if (!Response)
+    return CandidateSource{Path, Text, 0};
+  ParsedResponse Parsed = parseResponse(Text);
+  if (!Parsed.HasCode)
+    return Error::inFile(Path, Parsed.Problem);
+  return CandidateSource{Path, Parsed.Code, Parsed.CodeLine - 1};
 }
 
 Finding inputFinding(const Error &E, const CheckPolicy &P,
@@ -110,6 +114,19 @@ Json sectionFor(const CheckResult &R, const CheckPolicy &P) {
   return Section;
 }
 
+/// The check section of a record that could not be checked (a line that is
+/// not JSON, a candidate that cannot be read, a task that does not load):
+/// not ok, its reason a finding at its position, outcome input-error.
+Json uncheckedSection(const Error &E, const CheckPolicy &P,
+                      const std::string &Path) {
+  CheckResult R;
+  R.Findings.push_back(inputFinding(E, P, Path));
+  R.Findings.back().Sev = Severity::Error;
+  Json Section = sectionFor(R, P);
+  Section["outcome"] = "input-error";
+  return Section;
+}
+
 int listRules(const CheckPolicy &P) {
   for (const RuleInfo &R : ruleCatalog()) {
     const char *Setting = !P.enabled(R.Id) ? "off"
@@ -146,11 +163,25 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
   RecordWriter Writer(std::cout);
   bool AnyFindings = false;
   Record R;
+  // Every line gives one record: one that cannot be checked says why in its
+  // check section; only a failure to read the stream itself ends the run.
+  auto unchecked = [&](Json Out, const Error &E, const std::string &Path) {
+    Ctx.error(E);
+    Out["check"] = uncheckedSection(E, P, Path);
+    Writer.write(Out);
+    AnyFindings = true;
+  };
   while (true) {
     Expected<bool> More = Reader.next(R);
-    if (!More) {
+    if (!More && std::cin.bad()) {
       Ctx.error(More.error());
       return ExitError;
+    }
+    if (!More) {
+      unchecked(Json{{SchemaVersionKey, RecordSchemaVersion},
+                     {"input_line", More.error().location().Line}},
+                More.error(), "<stdin>");
+      continue;
     }
     if (!*More)
       break;
@@ -161,8 +192,8 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
       Path = V["candidate_path"].get<std::string>();
       Expected<std::string> File = readCandidateFile(Path);
       if (!File) {
-        Ctx.error(File.error().withContext(describeRecord(R)));
-        return ExitError;
+        unchecked(V, File.error().withContext(describeRecord(R)), Path);
+        continue;
       }
       Text = *File;
     } else if (V.contains("code") && V["code"].is_string()) {
@@ -173,19 +204,21 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
       Path = "<" + describeRecord(R) + ">";
       Response = true;
     } else {
-      Ctx.error(Error::at(R.Origin, describeRecord(R) +
+      unchecked(V,
+                Error::at(R.Origin, describeRecord(R) +
                                         ": missing required field "
                                         "'candidate_path', 'code' or "
-                                        "'response'"));
-      return ExitError;
+                                        "'response'"),
+                "<stdin>");
+      continue;
     }
     std::string TaskPath = O.Task;
     if (TaskPath.empty() && V.contains("task_path") && V["task_path"].is_string())
       TaskPath = V["task_path"].get<std::string>();
     Expected<const TaskInfo *> Task = Tasks.get(TaskPath);
     if (!Task) {
-      Ctx.error(Task.error());
-      return ExitError;
+      unchecked(V, Task.error(), TaskPath);
+      continue;
     }
     Expected<CheckResult> Result = checkText(Text, Path, Response, P, *Task, CO);
     if (!Result) {
@@ -194,6 +227,8 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
     }
     AnyFindings |= hasErrors(Result->Findings);
     Json Out = R.Value;
+    // A response's code goes into the record, for the stages after.
+    fillCodeFromResponse(Out);
     Out["check"] = sectionFor(*Result, P);
     Writer.write(Out);
   }

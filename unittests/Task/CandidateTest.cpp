@@ -20,22 +20,6 @@ TEST(CandidateTest, Utf8Validation) {
   EXPECT_FALSE(isValidUtf8("\xe2\x82", Bad)); // truncated
 }
 
-TEST(CandidateTest, FinalPythonBlockSkipsThink) {
-  std::string Response = "<think>\n```python\nimport os\n```\n</think>\n"
-                         "Text.\n```python\nx = 1\n```\n```python\ny = 2\n```\n";
-  Expected<CandidateSource> S = extractPythonBlock(Response, "r.md");
-  ASSERT_TRUE(bool(S));
-  EXPECT_EQ(S->Text, "y = 2\n");
-  EXPECT_EQ(S->LineOffset, 10u);
-}
-
-TEST(CandidateTest, UntaggedBlockOnlyWithoutTaggedOne) {
-  Expected<CandidateSource> S = extractPythonBlock("```\nz = 3\n```\n", "r.md");
-  ASSERT_TRUE(bool(S));
-  EXPECT_EQ(S->Text, "z = 3\n");
-  EXPECT_FALSE(bool(extractPythonBlock("no code here\n", "r.md")));
-}
-
 TEST(CandidateTest, SyntaxErrorPositionIncludesOffset) {
   CandidateSource S{"r.md", "x = (1,\n", 4};
   Expected<PythonModule> M = PythonModule::parse(S);

@@ -37,12 +37,6 @@ Error validateCandidateText(const std::string &Text, const std::string &Path);
 /// Reads a file as a candidate text ("-" is stdin).
 Expected<std::string> readCandidateFile(const std::string &Path);
 
-/// Takes the final fenced python block of a model response. `<think>`
-/// sections are ignored; blocks tagged `python`/`py` are preferred, an
-/// untagged block is taken when no tagged one exists.
-Expected<CandidateSource> extractPythonBlock(const std::string &Response,
-                                             const std::string &Path);
-
 } // namespace kevin
 
 #endif // KEVIN_TASK_CANDIDATE_H
