@@ -264,14 +264,11 @@ Error RewardPass::finish() {
 static Record unreadableLine(const Error &E) {
   Record R;
   R.Origin = E.location();
-  R.Value = Json{
-      {SchemaVersionKey, RecordSchemaVersion},
-      {"input_line", E.location().Line},
-      {"run", Json{{"correct", false},
-                   {"stage", "input"},
-                   {"outcome", "input-error"},
-                   {"message", formatDiagnostic(E.location(), Severity::Error,
-                                                E.message())}}}};
+  R.Value = badLineRecord(E);
+  R.Value["run"] = Json{{"correct", false},
+                        {"stage", "input"},
+                        {"outcome", "input-error"},
+                        {"message", diagnosticLine(E)}};
   return R;
 }
 

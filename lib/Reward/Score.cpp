@@ -23,9 +23,8 @@ static Error wrongKind(const Record &R, const char *Path, const char *Kind,
 /// failed build (`build.ok` false, e.g. from a build ahead) or a `run`
 /// section without `correct` that still names its outcome.
 static bool carriesFailure(const Record &R) {
-  const Json *BuildOk = findField(R.Value, field::BuildOk);
   const Json *Outcome = findField(R.Value, field::RunOutcome);
-  return (BuildOk && BuildOk->is_boolean() && !BuildOk->get<bool>()) ||
+  return fieldIsFalse(R.Value, field::BuildOk) ||
          (Outcome && Outcome->is_string());
 }
 

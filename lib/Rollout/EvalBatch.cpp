@@ -188,21 +188,14 @@ Expected<std::set<std::string>> readFinishedIds(const std::string &Path) {
 /// The outcome a record is counted under in the summary: the run's, else
 /// the failed build's, else the check's or the response's failure.
 std::string outcomeOf(const Json &Record) {
-  auto Text = [&](const char *Path) -> std::string {
-    const Json *F = findField(Record, Path);
-    return F && F->is_string() ? F->get<std::string>() : "";
-  };
-  auto IsFalse = [&](const char *Path) {
-    const Json *F = findField(Record, Path);
-    return F && F->is_boolean() && !F->get<bool>();
-  };
-  if (std::string Run = Text(field::RunOutcome); !Run.empty())
+  if (std::string Run = fieldString(Record, field::RunOutcome); !Run.empty())
     return Run;
-  if (IsFalse(field::BuildOk) && !Text(field::BuildOutcome).empty())
-    return Text(field::BuildOutcome);
-  if (IsFalse(field::CheckOk))
+  std::string Build = fieldString(Record, field::BuildOutcome);
+  if (fieldIsFalse(Record, field::BuildOk) && !Build.empty())
+    return Build;
+  if (fieldIsFalse(Record, field::CheckOk))
     return "check-failed";
-  if (IsFalse(field::ParseOk))
+  if (fieldIsFalse(Record, field::ParseOk))
     return "format-error";
   return "unknown";
 }
@@ -282,9 +275,7 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
             E.message().find(E.location().File) != std::string::npos;
         Record["run"] = notEvaluated(
             "task", "task-error",
-            Located ? E.message()
-                    : formatDiagnostic(E.location(), Severity::Error,
-                                       E.message()));
+            Located ? E.message() : diagnosticLine(E));
         Finish(Record);
       });
     }

@@ -170,10 +170,6 @@ BuiltPrompt buildPrompt(const PromptTemplates &Templates,
   return Result;
 }
 
-static std::string stringAt(const Json &Record, const char *Path) {
-  const Json *Field = findField(Record, Path);
-  return Field && Field->is_string() ? Field->get<std::string>() : "";
-}
 
 static std::string formatNumber(double Value, const char *Format) {
   char Buffer[64];
@@ -183,13 +179,12 @@ static std::string formatNumber(double Value, const char *Format) {
 
 std::string feedbackFor(const PromptTemplates &T, const Json &Turn) {
   std::map<std::string, std::string> Values;
-  const std::string Problem = stringAt(Turn, field::ParseProblem);
+  const std::string Problem = fieldString(Turn, field::ParseProblem);
   if (!Problem.empty()) {
     Values["problem"] = Problem;
     return fillTemplate(T.Feedback.at("format"), Values);
   }
-  const Json *CheckOk = findField(Turn, field::CheckOk);
-  if (CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>()) {
+  if (fieldIsFalse(Turn, field::CheckOk)) {
     std::string Findings;
     if (const Json *List = findField(Turn, field::CheckFindings))
       for (const Json &F : *List) {
@@ -206,13 +201,13 @@ std::string feedbackFor(const PromptTemplates &T, const Json &Turn) {
     Values["findings"] = Findings;
     return fillTemplate(T.Feedback.at("check"), Values);
   }
-  Values["message"] = stringAt(Turn, field::RunMessage);
-  Values["outcome"] = stringAt(Turn, field::RunOutcome);
+  Values["message"] = fieldString(Turn, field::RunMessage);
+  Values["outcome"] = fieldString(Turn, field::RunOutcome);
   if (Values["outcome"] == "not-run")
     return fillTemplate(T.Feedback.at("not_run"), Values);
   const Json *Correct = findField(Turn, field::RunCorrect);
   if (!Correct || !Correct->is_boolean() || !Correct->get<bool>()) {
-    std::string Stage = stringAt(Turn, field::RunStage);
+    std::string Stage = fieldString(Turn, field::RunStage);
     if (Stage == "build" || Values["outcome"] == "build-error")
       return fillTemplate(T.Feedback.at("build"), Values);
     if (Stage == "compare")

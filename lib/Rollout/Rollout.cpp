@@ -185,8 +185,7 @@ Attempt attemptFrom(const Json &Turn) {
 }
 
 bool turnCorrect(const Json &Turn) {
-  const Json *C = findField(Turn, field::RunCorrect);
-  return C && C->is_boolean() && C->get<bool>();
+  return fieldIsTrue(Turn, field::RunCorrect);
 }
 
 /// Makes RUN/ and RUN/candidates/, and writes RUN/run.json or checks that a
@@ -475,9 +474,7 @@ bool RolloutRun::evaluateCode(const TrajectoryState &S, int Turn,
   Record = std::move(*Evaluated);
   // Stages without a run (--stages check) leave the record without a
   // verdict: it says so, for the feedback and for kevin-reward (score 0).
-  const Json *CheckOk = findField(Record, field::CheckOk);
-  bool CheckFailed = CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>();
-  if (!Record.contains("run") && !CheckFailed)
+  if (!Record.contains("run") && !fieldIsFalse(Record, field::CheckOk))
     Record["run"] = Json{{"correct", false},
                          {"stage", "run"},
                          {"outcome", "not-run"},

@@ -40,8 +40,7 @@ Error StagePipeline::verify(const std::vector<StageSpec> &Stages) const {
 bool StagePipeline::passed(const StageSpec &Stage, const Json &Record) {
   if (Stage.PassField.empty())
     return true;
-  const Json *Field = findField(Record, Stage.PassField);
-  return Field && Field->is_boolean() && Field->get<bool>();
+  return fieldIsTrue(Record, Stage.PassField);
 }
 
 Expected<Json> StagePipeline::runStage(const StageSpec &Stage,

@@ -22,16 +22,6 @@ namespace {
 
 const char *const StageNames[] = {"check", "run", "bench"};
 
-std::string stringAt(const Json &Record, const char *Path) {
-  const Json *Field = findField(Record, Path);
-  return Field && Field->is_string() ? Field->get<std::string>() : "";
-}
-
-bool isFalse(const Json &Record, const char *Path) {
-  const Json *Field = findField(Record, Path);
-  return Field && Field->is_boolean() && !Field->get<bool>();
-}
-
 /// A sample kevin did not evaluate: its outcome and why.
 Json notEvaluated(Json Record, const std::string &Outcome,
                   const std::string &Message) {
@@ -80,16 +70,16 @@ Expected<StageSelection> StageSelection::parse(const std::string &List) {
 std::string recordOutcome(const Json &Record) {
   if (Record.contains("outcome") && Record["outcome"].is_string())
     return Record["outcome"].get<std::string>();
-  if (isFalse(Record, field::ParseOk))
+  if (fieldIsFalse(Record, field::ParseOk))
     return "no-code";
-  if (isFalse(Record, field::CheckOk))
+  if (fieldIsFalse(Record, field::CheckOk))
     return "check-failed";
-  if (isFalse(Record, field::BuildOk))
-    return stringAt(Record, field::BuildOutcome);
-  if (isFalse(Record, field::RunCorrect))
-    return stringAt(Record, field::RunOutcome);
-  if (isFalse(Record, field::BenchOk))
-    return "bench-" + stringAt(Record, field::BenchOutcome);
+  if (fieldIsFalse(Record, field::BuildOk))
+    return fieldString(Record, field::BuildOutcome);
+  if (fieldIsFalse(Record, field::RunCorrect))
+    return fieldString(Record, field::RunOutcome);
+  if (fieldIsFalse(Record, field::BenchOk))
+    return "bench-" + fieldString(Record, field::BenchOutcome);
   return "ok";
 }
 
@@ -181,7 +171,7 @@ Json EvaluationService::finish(Json Record) const {
                             {"flags", Json::array({Outcome})},
                             {"return", 0.0}};
   std::string Kind =
-      isCudaDevice(stringAt(Record, "run.device")) ? "cuda" : "cpu";
+      isCudaDevice(fieldString(Record, "run.device")) ? "cuda" : "cpu";
   auto T = Templates.find(Kind);
   if (T == Templates.end())
     T = Templates.begin();

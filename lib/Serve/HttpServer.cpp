@@ -114,8 +114,7 @@ Json rewardReply(const std::vector<Json> &Records) {
   for (const Json &R : Records) {
     const Json *Score = findField(R, field::RewardScore);
     Rewards.push_back(Score && Score->is_number() ? Score->get<double>() : 0.0);
-    const Json *Ok = findField(R, field::RewardCorrect);
-    Correct.push_back(Ok && Ok->is_boolean() && Ok->get<bool>());
+    Correct.push_back(fieldIsTrue(R, field::RewardCorrect));
     const Json *S = findField(R, field::RewardSpeedup);
     Speedup.push_back(S && S->is_number() ? *S : Json());
     const Json *RunStage = findField(R, field::RunStage);

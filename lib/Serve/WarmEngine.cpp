@@ -37,11 +37,6 @@ Candidate candidateOf(const Json &Record) {
   return C;
 }
 
-bool isTrue(const Json &Record, const char *Path) {
-  const Json *Field = findField(Record, Path);
-  return Field && Field->is_boolean() && Field->get<bool>();
-}
-
 /// Whether the record's `stages` (kevin serve's stages=) include Stage; a
 /// record without them goes through every stage.
 bool wants(const Json &Record, const char *Stage) {
@@ -151,7 +146,7 @@ Expected<Json> WarmEngine::runBuildStages(const Json &Record) const {
     if (!Checked)
       return Checked.error();
     Out = std::move(*Checked);
-    if (!isTrue(Out, field::CheckOk))
+    if (!fieldIsTrue(Out, field::CheckOk))
       return Out;
   }
   if (!wants(Record, "run"))
@@ -171,7 +166,7 @@ Expected<Json> WarmEngine::runBuildStages(const Json &Record) const {
 bool WarmEngine::buildPassed(const Json &Record) const {
   const Json *Check = findField(Record, field::CheckOk);
   bool CheckPassed = !Check || (Check->is_boolean() && Check->get<bool>());
-  return CheckPassed && wants(Record, "run") && isTrue(Record, field::BuildOk);
+  return CheckPassed && wants(Record, "run") && fieldIsTrue(Record, field::BuildOk);
 }
 
 //--- On the device ------------------------------------------------------------
@@ -185,7 +180,7 @@ Expected<Json> WarmEngine::runDeviceStage(size_t Stage,
 }
 
 bool WarmEngine::devicePassed(size_t Stage, const Json &Record) const {
-  return Stage > 0 || (isTrue(Record, field::RunCorrect) && wants(Record, "bench"));
+  return Stage > 0 || (fieldIsTrue(Record, field::RunCorrect) && wants(Record, "bench"));
 }
 
 Expected<std::shared_ptr<const PreparedReference>>
@@ -289,7 +284,7 @@ Expected<Json> WarmEngine::bench(const std::string &Device,
 
 Expected<Json> WarmEngine::runFinalStages(const Json &Record) const {
   // A record that passed its check and was not run has no verdict to score.
-  if (!findField(Record, field::RunCorrect) && isTrue(Record, field::CheckOk))
+  if (!findField(Record, field::RunCorrect) && fieldIsTrue(Record, field::CheckOk))
     return Record;
   // One kernel's score: a turn of a trajectory (kevin rollout --server) is
   // scored alone, its return is the trajectory's business.

@@ -47,6 +47,15 @@ std::string formatDiagnostic(const SourceLocation &Loc, Severity Sev,
   return Out;
 }
 
+std::string diagnosticLine(const Error &E) {
+  return formatDiagnostic(E.location(), Severity::Error, E.message());
+}
+
+bool isInputError(const Error &E) {
+  return E.kind() == ErrorKind::FileAccess ||
+         E.kind() == ErrorKind::InvalidInput;
+}
+
 ToolContext::ToolContext(std::string Name) : ToolName(std::move(Name)) {
   // Keep only the basename, like LLVM tools do with argv[0].
   auto Slash = ToolName.find_last_of('/');

@@ -75,6 +75,13 @@ std::string readFileOrEmpty(const std::string &Path) {
   return Text ? std::move(*Text) : std::string();
 }
 
+std::string whyUnreadable(const std::string &Path) {
+  struct stat St;
+  if (::stat(Path.c_str(), &St) != 0 || ::access(Path.c_str(), R_OK) != 0)
+    return std::strerror(errno);
+  return S_ISREG(St.st_mode) ? "" : "not a regular file";
+}
+
 std::string uniqueTag() {
   static std::mutex Lock;
   static std::random_device Entropy;

@@ -114,6 +114,26 @@ const Json *findField(const Json &Value, std::string_view DottedPath) {
   return Node;
 }
 
+Json badLineRecord(const Error &E) {
+  return Json{{SchemaVersionKey, RecordSchemaVersion},
+              {"input_line", E.location().Line}};
+}
+
+bool fieldIsTrue(const Json &Value, std::string_view DottedPath) {
+  const Json *Field = findField(Value, DottedPath);
+  return Field && Field->is_boolean() && Field->get<bool>();
+}
+
+bool fieldIsFalse(const Json &Value, std::string_view DottedPath) {
+  const Json *Field = findField(Value, DottedPath);
+  return Field && Field->is_boolean() && !Field->get<bool>();
+}
+
+std::string fieldString(const Json &Value, std::string_view DottedPath) {
+  const Json *Field = findField(Value, DottedPath);
+  return Field && Field->is_string() ? Field->get<std::string>() : "";
+}
+
 static bool hasKind(const Json &V, JsonKind Kind) {
   switch (Kind) {
   case JsonKind::Any:

@@ -6,9 +6,10 @@
 // Adds a `bench` section to each record (docs/CommandGuide/kevin-bench.md);
 // only records whose `run.correct` is true (and whose `check.ok` is not
 // false, unless --ignore-check) are timed, the rest pass through marked
-// skipped; a line that is not a record becomes an input-error record. Candidates are timed one at a time (they share the
-// device). Exit status: 0 every candidate timed without a rejecting flag,
-// 1 some not, 2 usage or tool error.
+// skipped; a line that is not a record becomes an input-error record.
+// Candidates are timed one at a time (they share the device). Exit
+// status: 0 every candidate timed without a rejecting flag, 1 some not, 2
+// usage or tool error.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
@@ -16,12 +17,11 @@
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Build/Builder.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolMain.h"
 
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <map>
 #include <unistd.h>
@@ -51,12 +51,8 @@ constexpr const char *NotARecord = "the line is not a record";
 QueuedCandidate unreadableLine(const Error &E) {
   QueuedCandidate Q;
   Q.Skip = NotARecord;
-  Q.Record = Json{{SchemaVersionKey, RecordSchemaVersion},
-                  {"input_line", E.location().Line},
-                  {"bench", untimedSection("input-error",
-                                           formatDiagnostic(E.location(),
-                                                            Severity::Error,
-                                                            E.message()))}};
+  Q.Record = badLineRecord(E);
+  Q.Record["bench"] = untimedSection("input-error", diagnosticLine(E));
   return Q;
 }
 
@@ -129,12 +125,11 @@ int main(int Argc, char **Argv) {
   std::vector<QueuedCandidate> Queue;
   auto NotTimed = [&](const Json &Record) -> std::string {
     const Json *Correct = findField(Record, field::RunCorrect);
-    const Json *CheckOk = findField(Record, field::CheckOk);
     if (!Correct)
       return "no run section (pipe the records through kevin-run first)";
     if (!Correct->is_boolean() || !Correct->get<bool>())
       return "the candidate is not correct (run.correct is not true)";
-    if (!IgnoreCheck && CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>())
+    if (!IgnoreCheck && fieldIsFalse(Record, field::CheckOk))
       return "kevin-check found errors (check.ok is false)";
     if (!Record.contains("candidate_path") && !Record.contains("code"))
       return "the record names no candidate";
@@ -171,10 +166,10 @@ int main(int Argc, char **Argv) {
       continue;
     }
     const std::string &Path = J.What.CandidatePath;
-    if (!Path.empty() && ::access(Path.c_str(), R_OK) != 0) {
-      Out["bench"] = untimedSection("input-error",
-                                    "'" + Path + "': cannot read the candidate: " +
-                                        std::strerror(errno));
+    if (std::string Why = Path.empty() ? "" : fs::whyUnreadable(Path);
+        !Why.empty()) {
+      Out["bench"] = untimedSection(
+          "input-error", "'" + Path + "': cannot read the candidate: " + Why);
       Writer.write(Out);
       AllGood = false;
       continue;
@@ -189,15 +184,12 @@ int main(int Argc, char **Argv) {
     if (!V) {
       // The record is still written; a failure of kevin itself or of its
       // installation also makes the exit status 2.
-      bool AboutRecord = V.error().kind() == ErrorKind::FileAccess ||
-                         V.error().kind() == ErrorKind::InvalidInput;
+      bool AboutRecord = isInputError(V.error());
       Context.error(V.error());
       ToolError |= !AboutRecord;
       AllGood = false;
-      Out["bench"] = untimedSection(
-          AboutRecord ? "input-error" : "tool-error",
-          formatDiagnostic(V.error().location(), Severity::Error,
-                           V.error().message()));
+      Out["bench"] = untimedSection(AboutRecord ? "input-error" : "tool-error",
+                                    diagnosticLine(V.error()));
       Writer.write(Out);
       continue;
     }

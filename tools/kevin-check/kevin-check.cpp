@@ -178,9 +178,7 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
       return ExitError;
     }
     if (!More) {
-      unchecked(Json{{SchemaVersionKey, RecordSchemaVersion},
-                     {"input_line", More.error().location().Line}},
-                More.error(), "<stdin>");
+      unchecked(badLineRecord(More.error()), More.error(), "<stdin>");
       continue;
     }
     if (!*More)

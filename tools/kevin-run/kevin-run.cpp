@@ -14,17 +14,14 @@
 #include "kevin/Exec/Judge.h"
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolMain.h"
 #include "kevin/Task/ModelResponse.h"
 
-#include <cerrno>
-#include <cstring>
 #include <future>
 #include <iostream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace kevin;
 
@@ -39,21 +36,12 @@ Json notJudged(const char *Stage, const char *Outcome,
               {"message", Message}};
 }
 
-/// Why Path cannot be read as a file ("" when it can).
-std::string unreadableFile(const std::string &Path) {
-  struct stat St;
-  if (::stat(Path.c_str(), &St) != 0 || ::access(Path.c_str(), R_OK) != 0)
-    return std::strerror(errno);
-  return S_ISREG(St.st_mode) ? "" : "not a regular file";
-}
-
 /// Why one record on stdin is not judged: the `run` section it gets instead,
 /// or null when its candidate (in Out) is to be judged. A record that carries
 /// only a `response` gets the response's code in `code` first.
 Json intakeRecord(Record &R, const WorkerToolOptions &Shared, bool NeedTask,
                   bool IgnoreCheck, QueuedCandidate &Out) {
-  const Json *CheckOk = findField(R.Value, field::CheckOk);
-  if (!IgnoreCheck && CheckOk && CheckOk->is_boolean() && !CheckOk->get<bool>())
+  if (!IgnoreCheck && fieldIsFalse(R.Value, field::CheckOk))
     return notJudged("check", "skipped-check",
                      "not run: kevin-check found errors (check.ok is false; "
                      "--ignore-check runs it anyway)");
@@ -64,12 +52,10 @@ Json intakeRecord(Record &R, const WorkerToolOptions &Shared, bool NeedTask,
   Expected<RecordCandidate> From = candidateFromRecord(
       R, Shared.Task, NeedTask, Shared.deviceOverride());
   if (!From)
-    return notJudged("input", "input-error",
-                     formatDiagnostic(From.error().location(), Severity::Error,
-                                      From.error().message()));
+    return notJudged("input", "input-error", diagnosticLine(From.error()));
   for (auto [Path, What] : {std::pair(From->What.CandidatePath, "candidate"),
                             std::pair(From->What.TaskPath, "task")})
-    if (std::string Why = Path.empty() ? "" : unreadableFile(Path);
+    if (std::string Why = Path.empty() ? "" : fs::whyUnreadable(Path);
         !Why.empty())
       return notJudged("input", "input-error",
                        "'" + Path + "': cannot read the " + What + ": " + Why);
@@ -99,12 +85,9 @@ Error readRecords(std::istream &In, const WorkerToolOptions &Shared,
       Unjudged.push_back(intakeRecord(R, Shared, NeedTask, IgnoreCheck, Q));
       Q.Record = std::move(R.Value);
     } else {
-      const Error &E = More.error();
-      Q.Record = Json{{SchemaVersionKey, RecordSchemaVersion},
-                      {"input_line", E.location().Line}};
-      Unjudged.push_back(notJudged(
-          "input", "input-error",
-          formatDiagnostic(E.location(), Severity::Error, E.message())));
+      Q.Record = badLineRecord(More.error());
+      Unjudged.push_back(
+          notJudged("input", "input-error", diagnosticLine(More.error())));
     }
     Queue.push_back(std::move(Q));
   }
@@ -254,16 +237,13 @@ int main(int Argc, char **Argv) {
     if (!V) {
       // The record is still written; a failure of kevin itself or of its
       // installation also makes the exit status 2.
-      bool AboutRecord = V.error().kind() == ErrorKind::FileAccess ||
-                         V.error().kind() == ErrorKind::InvalidInput;
+      bool AboutRecord = isInputError(V.error());
       Context.error(V.error());
       ToolError |= !AboutRecord;
       AllGood = false;
       writeUnjudged(Out,
                     notJudged("input", AboutRecord ? "input-error" : "tool-error",
-                              formatDiagnostic(V.error().location(),
-                                               Severity::Error,
-                                               V.error().message())),
+                              diagnosticLine(V.error())),
                     Options.BuildOnly);
       Writer.write(Out);
       continue;

@@ -112,6 +112,11 @@ enum class Severity { Error, Warning, Note };
 /// Formats `path:line:col: severity: message` (or the parts that are known).
 std::string formatDiagnostic(const SourceLocation &Loc, Severity Sev,
                              const std::string &Message);
+/// An error as one compiler-style line: `path:line:col: error: message`.
+std::string diagnosticLine(const Error &E);
+/// Whether an error is about the input (a file that cannot be read, a
+/// malformed record or file) rather than about kevin or its installation.
+bool isInputError(const Error &E);
 
 /// The context of one tool run: its name for messages, whether an error was
 /// reported, and colored output when stderr is a terminal.

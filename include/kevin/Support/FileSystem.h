@@ -28,6 +28,10 @@ Expected<std::string> readFileWithSystemMessage(const std::string &Path);
 /// The bytes of Path, or an empty string when it cannot be read.
 std::string readFileOrEmpty(const std::string &Path);
 
+/// Why Path cannot be read as a regular file (the system's reason, or "not a
+/// regular file"); an empty string when it can.
+std::string whyUnreadable(const std::string &Path);
+
 /// 64 random bits in hex: a name part no other process or thread picks.
 /// Candidate workers run in PID namespaces of their own, where every one of
 /// them is process 2, so a process id alone would collide in shared places.

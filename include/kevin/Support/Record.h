@@ -96,6 +96,18 @@ Expected<Json> parseRecordFields(std::string_view Line,
 
 /// Looks up a dotted path; returns nullptr when any step is missing.
 const Json *findField(const Json &Value, std::string_view DottedPath);
+/// The record that stands for a stream line that is not a record (E, from
+/// RecordReader::next): the schema version and the line's number. The
+/// caller adds the section that says why.
+Json badLineRecord(const Error &E);
+/// Whether the field at a dotted path is the boolean true (a missing field,
+/// or one of another kind, is not).
+bool fieldIsTrue(const Json &Value, std::string_view DottedPath);
+/// Whether the field at a dotted path is the boolean false (a missing field,
+/// or one of another kind, is not).
+bool fieldIsFalse(const Json &Value, std::string_view DottedPath);
+/// The string at a dotted path; "" when it is missing or not a string.
+std::string fieldString(const Json &Value, std::string_view DottedPath);
 
 /// Checks that every field in Specs is present with its kind. The error
 /// names the record (its `id` when it has one) and the first bad field.
