@@ -213,8 +213,11 @@ PhaseEnd CandidateSession::importCandidate() {
 PhaseEnd CandidateSession::receiveTask() {
   progress(Report.ProgressFd, "load ready");
   // The profiler's first start (seconds) overlaps the reference's run.
-  if (Cuda && Options.ProfileKernels)
+  if (Cuda && Options.ProfileKernels) {
+    auto WarmStart = SteadyClock::now();
     WarmProfiler();
+    Report.Value["seconds"]["profiler_start"] = secondsSince(WarmStart);
+  }
   Expected<Json> TaskOrError =
       TaskFirst ? Expected<Json>(std::move(*TaskFirst)) : readTaskFromStdin();
   if (!TaskOrError) {

@@ -294,6 +294,10 @@ void Judgement::compare() {
                         {"run", RunSeconds},
                         {"compare", secondsSince(CompareStart)},
                         {"total", secondsSince(Start)}};
+    if (Ran.Result.contains("seconds") &&
+        Ran.Result["seconds"].contains("profiler_start"))
+      V.Run["seconds"]["profiler_start"] =
+          Ran.Result["seconds"].value("profiler_start", 0.0);
   } catch (const Json::exception &E) {
     V.Correct = false;
     failRun(Stage::Compare, Outcome::InvalidResult,

@@ -11,6 +11,7 @@
 #include "kevin/Support/Device.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace kevin {
 
@@ -61,7 +62,10 @@ Expected<Json> ToolStages::runFinalStages(const Json &Record) const {
 //--- The scheduler ------------------------------------------------------------
 
 int defaultDeviceJobs(const std::string &Device) {
-  return isCudaDevice(Device) ? 4 : 1;
+  if (!isCudaDevice(Device))
+    return 1;
+  unsigned Cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(Cores, 4u, 16u));
 }
 
 // Per device, the records past its first stage, waiting for a later one

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <thread>
 
 using namespace kevin;
 
@@ -147,4 +148,14 @@ TEST(EvalBatchTest, RunsGoBeforeTimingUpToABacklog) {
                                    "bench c2", "bench c3", "run c4"};
   EXPECT_EQ(readLines(Log), Want);
   std::system(("rm -rf " + Dir).c_str());
+}
+
+TEST(EvalBatchTest, DeviceJobsFollowTheCoresOnCudaAndStayOneOnTheCpu) {
+  EXPECT_EQ(defaultDeviceJobs("cpu"), 1);
+  unsigned Cores = std::thread::hardware_concurrency();
+  int Expected = static_cast<int>(std::clamp(Cores, 4u, 16u));
+  EXPECT_EQ(defaultDeviceJobs("cuda"), Expected);
+  EXPECT_EQ(defaultDeviceJobs("cuda:1"), Expected);
+  EXPECT_GE(defaultDeviceJobs("cuda:0"), 4);
+  EXPECT_LE(defaultDeviceJobs("cuda:0"), 16);
 }

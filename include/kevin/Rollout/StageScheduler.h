@@ -82,8 +82,11 @@ struct SchedulerOptions {
   int DeviceJobs = 0;
 };
 
-/// 4 on a CUDA device (set-up and correctness runs overlap there), 1 on the
-/// CPU (where every run competes for the cores a timing loop uses).
+/// On a CUDA device, one per core of this machine, from 4 to 16: set-up and
+/// correctness runs overlap there, and a run spends seconds off the device
+/// (torch's profiler starting, moving tensors), so the H200 machine's 16
+/// cores judge 16 at once (docs/EvalThroughput.md measures 8 against 16).
+/// 1 on the CPU, where every run competes for the cores a timing loop uses.
 int defaultDeviceJobs(const std::string &Device);
 
 /// What a submitted record becomes: the finished record, or the Error that
