@@ -224,10 +224,18 @@ Error writeTensorFile(const std::string &Path,
     return Error::inFile(Path, "cannot save tensors: header too large");
   Header.resize(Guess - PrefixBytes, ' '); // JSON allows trailing blanks
 
+  // The reason travels with the error: a full disk under a batch of
+  // gpu-sized outputs must say so.
+  auto cannotWrite = [&Path](int Errno) {
+    return Error::inFile(Path, std::string("cannot write tensor file: ") +
+                                   (Errno ? std::strerror(Errno)
+                                          : "short write"));
+  };
   std::string Tmp = Path + ".tmp";
   int Fd = ::open(Tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (Fd < 0)
-    return Error::inFile(Path, "cannot write tensor file");
+    return cannotWrite(errno);
+  errno = 0;
   bool Ok;
   {
     FileCloser Closer{Fd};
@@ -252,8 +260,9 @@ Error writeTensorFile(const std::string &Path,
     }
   }
   if (!Ok || std::rename(Tmp.c_str(), Path.c_str()) != 0) {
+    int Errno = errno;
     ::unlink(Tmp.c_str());
-    return Error::inFile(Path, "cannot write tensor file");
+    return cannotWrite(Errno);
   }
   return Error::success();
 }

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace kevin;
@@ -137,4 +139,29 @@ TEST(TensorFileTest, OpenFilesAreReadAfterTheirNameIsGone) {
   ASSERT_FALSE(Missing);
   EXPECT_NE(Missing.error().message().find("cannot open tensor file"),
             std::string::npos);
+}
+
+TEST(TensorFileTest, AFailedWriteSaysWhy) {
+  at::Tensor T = at::randn({256, 256});
+  Error Missing = writeTensorFile(tempPath("no-such-dir") + "/t.kt", {T});
+  ASSERT_TRUE(Missing);
+  EXPECT_NE(Missing.message().find("cannot write tensor file: No such file"),
+            std::string::npos)
+      << Missing.message();
+  // A file size limit fails the write itself, as a full disk does.
+  struct rlimit Old;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &Old), 0);
+  auto OldHandler = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit Small = Old;
+  Small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &Small), 0);
+  std::string Path = tempPath("too-large");
+  Error TooLarge = writeTensorFile(Path, {T});
+  ::setrlimit(RLIMIT_FSIZE, &Old);
+  ::signal(SIGXFSZ, OldHandler);
+  ASSERT_TRUE(TooLarge);
+  EXPECT_NE(TooLarge.message().find("cannot write tensor file: File too large"),
+            std::string::npos)
+      << TooLarge.message();
+  EXPECT_NE(::access((Path + ".tmp").c_str(), F_OK), 0);
 }
