@@ -130,7 +130,10 @@ Error CheckPolicy::applyRulesDef(const std::string &Preset) {
 }
 
 Error CheckPolicy::apply(const ConfigFile &File) {
-  if (Error E = File.rejectUnknownKeys("", {"preset", "rules", "lists"}))
+  if (Error E =
+          File.rejectUnknownKeys("", {"preset", "rules", "lists", "limits"}))
+    return E;
+  if (Error E = applyLimits(File))
     return E;
   if (const toml::table *Rules = File.table()["rules"].as_table()) {
     for (const auto &[Key, Node] : *Rules) {
@@ -164,6 +167,26 @@ Error CheckPolicy::apply(const ConfigFile &File) {
       NamedLists[Name] =
           std::set<std::string>((*Items)->begin(), (*Items)->end());
     }
+  }
+  return Error::success();
+}
+
+Error CheckPolicy::applyLimits(const ConfigFile &File) {
+  const toml::node *Table = File.table().get("limits");
+  if (!Table)
+    return Error::success();
+  if (!Table->is_table())
+    return Error::at(File.locationOf(*Table), "'limits' must be a table");
+  for (const auto &[Key, Node] : *Table->as_table()) {
+    std::string Name(Key.str());
+    const LimitInfo *Limit = findLimitByKey(Name);
+    if (!Limit)
+      return Error::at(File.locationOf(Node), "unknown limit '" + Name + "'");
+    const auto *Value = Node.as_integer();
+    if (!Value || Value->get() <= 0)
+      return Error::at(File.locationOf(Node),
+                       "limit '" + Name + "' must be a positive integer");
+    Limits.set(Limit->Kind, static_cast<uint64_t>(Value->get()));
   }
   return Error::success();
 }

@@ -189,11 +189,15 @@ Expected<CheckResult> checkCandidate(const CandidateSource &Source,
                                      const CheckOptions &Options) {
   CheckResult Result;
   FindingSink Sink(P);
-  Expected<PythonModule> M = PythonModule::parse(Source);
+  Expected<PythonModule> M = PythonModule::parse(Source, P.limits());
   if (!M) {
     const Error &E = M.error();
     if (E.location().Line == 0 && E.location().File.empty())
       return E; // the embedded interpreter itself failed
+    if (const LimitInfo *Limit = exceededLimit(E)) {
+      Result.Findings.push_back(limitFinding(E, *Limit, Source.Path));
+      return Result;
+    }
     SourceLocation Loc = E.location();
     if (Loc.File.empty())
       Loc.File = Source.Path;

@@ -24,6 +24,21 @@ const RuleInfo *findRule(const std::string &Id) {
   return nullptr;
 }
 
+Finding limitFinding(const Error &E, const LimitInfo &Limit,
+                     const std::string &Path) {
+  Finding F;
+  F.Rule = Limit.Id;
+  F.Sev = Severity::Error;
+  F.Loc = E.location();
+  if (F.Loc.File.empty())
+    F.Loc.File = Path;
+  F.Message = limitMessage(E);
+  F.Hint = std::string("a check policy (--policy) raises the limit: "
+                       "[limits] ") +
+           Limit.Key + " = N";
+  return F;
+}
+
 std::string formatFinding(const Finding &F) {
   std::string Text =
       formatDiagnostic(F.Loc, F.Sev, F.Message + " [" + F.Rule + "]");
@@ -44,6 +59,18 @@ Json findingToJson(const Finding &F) {
   if (!F.Hint.empty())
     J["hint"] = F.Hint;
   return J;
+}
+
+Finding findingFromJson(const Json &J) {
+  Finding F;
+  F.Rule = J.value("rule", "");
+  F.CatalogId = J.value("catalog_id", "");
+  F.Sev = J.value("severity", "") == "warning" ? Severity::Warning
+                                               : Severity::Error;
+  F.Loc = {J.value("file", ""), J.value("line", 0u), J.value("column", 0u)};
+  F.Message = J.value("message", "");
+  F.Hint = J.value("hint", "");
+  return F;
 }
 
 } // namespace kevin

@@ -24,6 +24,7 @@
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/Clock.h"
 #include "kevin/Support/DeviceLock.h"
+#include "kevin/Support/FileSystem.h"
 
 #include <cerrno>
 #include <cstring>
@@ -120,8 +121,8 @@ Expected<Verdict> Judgement::run() {
   return V;
 }
 
-/// The temporary directories, the candidate's file, the build cache and the
-/// device's lock (not held yet).
+/// The temporary directories, the candidate's and the task's files, the
+/// build cache and the device's lock (not held yet).
 Error Judgement::prepare() {
   if (::access(Options.WorkerPath.c_str(), X_OK) != 0)
     return Error::inFile(Options.WorkerPath,
@@ -143,6 +144,12 @@ Error Judgement::prepare() {
     return File.error();
   CandidatePath = *File;
   Display = C.DisplayName.empty() ? CandidatePath : C.DisplayName;
+  // A task that cannot be read (missing, a directory) is the record's input
+  // error, named as such, before any worker starts.
+  if (!Options.BuildOnly && !Prepared)
+    if (std::string Why = fs::whyUnreadable(C.TaskPath); !Why.empty())
+      return Error::inFile(C.TaskPath, "cannot read the task: " + Why,
+                           ErrorKind::FileAccess);
   CacheDir = Options.CacheDir;
   // It must exist before the worker keeps it through its cover.
   std::error_code Ignored;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/TensorFile.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Record.h"
 
 #include <algorithm>
@@ -38,12 +39,13 @@ std::optional<at::ScalarType> scalarTypeNamed(const std::string &Name) {
   return std::nullopt;
 }
 
-/// Moves Size bytes through Step (one read or write of at most Left bytes
-/// after Done), retrying on EINTR; false on a short transfer or an error.
-template <typename StepFn> bool transferAll(size_t Size, StepFn Step) {
+/// Reads Size bytes at Offset of Fd into Into, through short reads and
+/// EINTR; false on an error or an early end of file.
+bool readAt(int Fd, void *Into, size_t Size, size_t Offset) {
   size_t Done = 0;
   while (Done < Size) {
-    ssize_t N = Step(Done, Size - Done);
+    ssize_t N = ::pread(Fd, static_cast<char *>(Into) + Done, Size - Done,
+                        static_cast<off_t>(Offset + Done));
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0)
@@ -51,19 +53,6 @@ template <typename StepFn> bool transferAll(size_t Size, StepFn Step) {
     Done += static_cast<size_t>(N);
   }
   return true;
-}
-
-bool readAt(int Fd, void *Into, size_t Size, size_t Offset) {
-  return transferAll(Size, [&](size_t Done, size_t Left) {
-    return ::pread(Fd, static_cast<char *>(Into) + Done, Left,
-                   static_cast<off_t>(Offset + Done));
-  });
-}
-
-bool writeAll(int Fd, const void *From, size_t Size) {
-  return transferAll(Size, [&](size_t Done, size_t Left) {
-    return ::write(Fd, static_cast<const char *>(From) + Done, Left);
-  });
 }
 
 /// Closes a descriptor when it goes out of scope.
@@ -244,17 +233,20 @@ Error writeTensorFile(const std::string &Path,
     uint64_t Length = Header.size();
     for (size_t I = 0; I < 8; ++I)
       Prefix[8 + I] = static_cast<char>((Length >> (8 * I)) & 0xff);
-    Ok = writeAll(Fd, Prefix, PrefixBytes) &&
-         writeAll(Fd, Header.data(), Header.size());
+    Ok = fs::writeAll(Fd, std::string_view(Prefix, PrefixBytes)) &&
+         fs::writeAll(Fd, Header);
     size_t At = Guess;
     static const char Zeros[Alignment] = {};
     for (size_t I = 0; Ok && I < Dense.size(); ++I) {
       size_t Bytes = Dense[I].nbytes();
-      Ok = (Bytes == 0 || writeAll(Fd, Dense[I].data_ptr(), Bytes));
+      Ok = (Bytes == 0 || fs::writeAll(
+                         Fd, std::string_view(static_cast<const char *>(
+                                                  Dense[I].data_ptr()),
+                                              Bytes)));
       At += Bytes;
       if (Ok && I + 1 < Dense.size()) {
         size_t Pad = alignUp(At) - At;
-        Ok = writeAll(Fd, Zeros, Pad);
+        Ok = fs::writeAll(Fd, std::string_view(Zeros, Pad));
         At += Pad;
       }
     }

@@ -116,7 +116,11 @@ def toolchain():
 
 
 def import_file(module_name, path):
-    spec = importlib.util.spec_from_file_location(module_name, path)
+    """Imports the Python source file at path, whatever its name ends in (a
+    task or candidate need not end in .py)."""
+    loader = importlib.machinery.SourceFileLoader(module_name, path)
+    spec = importlib.util.spec_from_file_location(module_name, path,
+                                                  loader=loader)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
@@ -134,14 +138,38 @@ def describe(exc, path, display, trace=None):
     return (text + where).replace(path, display)
 
 
+def _too_deep_line(source, path):
+    """The first line at which the file becomes too deep for Python's compiler
+    (the shortest prefix of lines that raises RecursionError, by bisection)."""
+    lines = source.splitlines(keepends=True)
+    low, high = 1, max(len(lines), 1)
+    while low < high:
+        middle = (low + high) // 2
+        try:
+            compile(b"".join(lines[:middle]), path, "exec")
+            low = middle + 1
+        except RecursionError:
+            high = middle
+        except (SyntaxError, ValueError, MemoryError):
+            low = middle + 1
+    return high
+
+
 def check_syntax(path):
-    """None when the file compiles as Python, else `file:line:col: message`."""
+    """None when the file compiles as Python, else `line:col: message`: a
+    syntax error, a NUL byte, or an expression nested deeper than Python's
+    compiler goes (at the line where it ends)."""
     with open(path, "rb") as handle:
         source = handle.read()
     try:
         compile(source, path, "exec")
     except SyntaxError as err:
         return "%d:%d: %s" % (err.lineno or 0, err.offset or 0, err.msg)
+    except ValueError as err:
+        return "1:1: %s" % err
+    except (RecursionError, MemoryError):
+        return ("%d:1: the code is nested too deeply for Python to compile"
+                % _too_deep_line(source, path))
     return None
 
 

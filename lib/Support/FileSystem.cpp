@@ -91,8 +91,7 @@ std::string uniqueTag() {
   return Text;
 }
 
-/// Writes all of Text to Fd, retrying short writes and interruptions.
-static bool writeAll(int Fd, std::string_view Text) {
+bool writeAll(int Fd, std::string_view Text) {
   while (!Text.empty()) {
     ssize_t N = ::write(Fd, Text.data(), Text.size());
     if (N < 0 && errno == EINTR)

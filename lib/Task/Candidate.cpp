@@ -1,6 +1,6 @@
 //===-- Candidate.cpp - the text of a candidate ---------------------------===//
 //
-// Reading candidate files (UTF-8, bounded size, no NUL byte). A model
+// Reading candidate files (UTF-8, no NUL byte, within the size limit). A model
 // response's code is taken by kevin/Task/ModelResponse.h.
 //
 //===----------------------------------------------------------------------===//
@@ -49,10 +49,6 @@ bool isValidUtf8(std::string_view Text, size_t &ErrorOffset) {
 }
 
 Error validateCandidateText(const std::string &Text, const std::string &Path) {
-  if (Text.size() > MaxCandidateBytes)
-    return Error::inFile(Path, "file is larger than " +
-                                   std::to_string(MaxCandidateBytes >> 20) +
-                                   " MiB");
   size_t Bad = 0;
   if (!isValidUtf8(Text, Bad)) {
     unsigned Line = 1, Col = 1;
@@ -71,12 +67,17 @@ Error validateCandidateText(const std::string &Text, const std::string &Path) {
   return Error::success();
 }
 
-Expected<std::string> readCandidateFile(const std::string &Path) {
+Expected<std::string> readCandidateFile(const std::string &Path,
+                                        const CandidateLimits &Limits) {
   std::string Text;
   if (Path == "-") {
     Text.assign(std::istreambuf_iterator<char>(std::cin),
                 std::istreambuf_iterator<char>());
+    if (Error E = checkCandidateSize(Path, Text.size(), Limits))
+      return E;
   } else {
+    if (Error E = checkCandidateSize(Path, candidateBytes(Path, ""), Limits))
+      return E;
     Expected<std::string> File = fs::readFile(Path);
     if (!File)
       return File.error();

@@ -11,6 +11,7 @@
 #include <Python.h>
 
 #include <mutex>
+#include <new>
 
 namespace kevin {
 
@@ -62,15 +63,28 @@ Interpreter &interpreter() {
 
 } // namespace
 
+void startPythonParser() { interpreter(); }
+
+void pythonAfterFork() {
+  if (Py_IsInitialized())
+    PyOS_AfterFork_Child();
+}
+
 Expected<PyNode> parsePythonAst(const std::string &Text,
-                                const std::string &Name) {
+                                const std::string &Name,
+                                const CandidateLimits &Limits) {
   Interpreter &Interp = interpreter();
   if (!Interp.Dump)
     return Error::make(Interp.StartError);
   PyObject *Result = PyObject_CallFunction(
-      Interp.Dump, "s#", Text.data(), static_cast<Py_ssize_t>(Text.size()));
+      Interp.Dump, "s#KK", Text.data(), static_cast<Py_ssize_t>(Text.size()),
+      static_cast<unsigned long long>(Limits[LimitKind::AstNodes]),
+      static_cast<unsigned long long>(Limits[LimitKind::NestingDepth]));
   if (!Result) {
+    bool OutOfMemory = PyErr_ExceptionMatches(PyExc_MemoryError);
     PyErr_Clear();
+    if (OutOfMemory)
+      throw std::bad_alloc();
     return Error::inFile(Name, "the Python parser failed on this file");
   }
   Py_ssize_t Size = 0;
@@ -87,9 +101,11 @@ Expected<PyNode> parsePythonAst(const std::string &Text,
   if (Reply.contains("error")) {
     unsigned Line = Reply.value("line", 1u);
     unsigned Col = Reply.value("col", 1u);
-    return Error::at({Name, Line, Col == 0 ? 1 : Col},
-                     "python syntax error: " +
-                         Reply["error"].get<std::string>());
+    SourceLocation Loc{Name, Line, Col == 0 ? 1 : Col};
+    std::string Message = Reply["error"].get<std::string>();
+    if (const LimitInfo *Limit = findLimitByKey(Reply.value("limit", "")))
+      return limitError(Limit->Kind, std::move(Loc), Message);
+    return Error::at(std::move(Loc), "python syntax error: " + Message);
   }
   return std::move(Reply["module"]);
 }

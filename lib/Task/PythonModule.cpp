@@ -37,13 +37,14 @@ void walkNodes(const PyNode &Node,
       walkNodes(*It, Visit);
 }
 
-Expected<PythonModule> PythonModule::parse(const CandidateSource &Source) {
-  Expected<PyNode> Root = parsePythonAst(Source.Text, Source.Path);
+Expected<PythonModule> PythonModule::parse(const CandidateSource &Source,
+                                           const CandidateLimits &Limits) {
+  Expected<PyNode> Root = parsePythonAst(Source.Text, Source.Path, Limits);
   if (!Root) {
     SourceLocation Loc = Root.error().location();
     if (Loc.Line)
       Loc.Line += Source.LineOffset;
-    return Error::at(Loc, Root.error().message());
+    return Error::at(Loc, Root.error().message(), Root.error().kind());
   }
   PythonModule M;
   M.Source = Source;

@@ -1,10 +1,13 @@
 # ===-- ast_dump.py - parse Python with CPython's ast, never execute it ----=== #
 #
 # Embedded into kevin (lib/Task/PythonAst.cpp) and run inside an isolated
-# interpreter. kevin_dump(text) parses `text` with ast.parse (which does not
-# run the module) and returns a JSON string: {"module": <node>} on success or
-# {"error": message, "line": n, "col": n} on a syntax error or a tree that is
-# nested too deeply. Nodes are objects with "_type", the positions "line",
+# interpreter. kevin_dump(text, max_nodes, max_depth) parses `text` with
+# ast.parse (which does not run the module) and returns a JSON string:
+# {"module": <node>} on success, {"error": message, "line": n, "col": n} on a
+# syntax error, and the same with "limit": "ast_nodes" or "nesting_depth" for
+# a tree over one of kevin's limits (kevin/Task/CandidateLimits.h), at the
+# first node past it. A MemoryError is raised to the caller.
+# Nodes are objects with "_type", the positions "line",
 # "col", "end_line", "end_col" (1-based lines, 0-based UTF-8 byte columns, as
 # CPython reports them) and their fields. A str constant also carries "map":
 # runs [decoded_byte_offset, line, byte_col] giving, for each byte of the
@@ -15,9 +18,9 @@
 import ast
 import io
 import json
+import sys
 import tokenize
 
-MAX_DEPTH = 200
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
                    "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
@@ -25,12 +28,6 @@ _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
 def _clean(text):
     """Text with lone surrogates replaced, so that it is valid UTF-8."""
     return text.encode("utf-8", "replace").decode("utf-8")
-
-
-class _TooDeep(Exception):
-    def __init__(self, node):
-        super().__init__("expression nested too deeply")
-        self.node = node
 
 
 def _byte_col(lines, line, char_col):
@@ -140,11 +137,56 @@ def _string_map(lines, node):
     return runs
 
 
-def _convert(node, lines, depth):
-    if depth > MAX_DEPTH:
-        raise _TooDeep(node)
+# Leaves that stand for a token (`+`, `not`, a store context): not counted.
+_TOKENS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+def _over_limits(tree, max_nodes, max_depth):
+    """The first node, in source order, past the node budget or the depth
+    limit, as a "limit" reply at it (or at its nearest ancestor with a
+    position); None when the tree is within both."""
+    count = 0
+    stack = [(tree, 1, tree)]
+    while stack:
+        node, depth, placed = stack.pop()
+        if hasattr(node, "lineno"):
+            placed = node
+        count += 1
+        if count > max_nodes:
+            return _limit_reply("ast_nodes", placed, "the python tree has more than %d nodes" % max_nodes)
+        if depth > max_depth:
+            return _limit_reply("nesting_depth", placed,
+                                "the python tree is nested more than %d levels deep" % max_depth)
+        children = [c for c in ast.iter_child_nodes(node) if not isinstance(c, _TOKENS)]
+        stack.extend((child, depth + 1, placed) for child in reversed(children))
+    return None
+
+
+def _limit_reply(key, node, message):
+    return {"limit": key, "error": message, "line": getattr(node, "lineno", 1),
+            "col": getattr(node, "col_offset", 0) + 1}
+
+
+def _too_deep_line(text):
+    """The first line at which the text becomes too deep for Python's parser
+    (the shortest prefix of lines that raises RecursionError, by bisection)."""
+    lines = text.splitlines(keepends=True)
+    low, high = 1, max(len(lines), 1)
+    while low < high:
+        middle = (low + high) // 2
+        try:
+            ast.parse("".join(lines[:middle]))
+            low = middle + 1
+        except RecursionError:
+            high = middle
+        except (SyntaxError, ValueError):
+            low = middle + 1
+    return high
+
+
+def _convert(node, lines):
     if isinstance(node, list):
-        return [_convert(n, lines, depth + 1) for n in node]
+        return [_convert(n, lines) for n in node]
     if not isinstance(node, ast.AST):
         if node is None or isinstance(node, (bool, int, float, str)):
             if isinstance(node, int) and not isinstance(node, bool) and abs(node) > 2 ** 62:
@@ -173,24 +215,27 @@ def _convert(node, lines, depth):
                 out["value"] = _clean(value)
                 out["map"] = _string_map(lines, node)
                 continue
-        out[name] = _convert(value, lines, depth + 1)
+        out[name] = _convert(value, lines)
     return out
 
 
-def kevin_dump(text):
+def kevin_dump(text, max_nodes, max_depth):
     try:
         tree = ast.parse(text, filename="<candidate>", type_comments=False)
     except SyntaxError as err:
         return json.dumps({"error": str(err.msg), "line": err.lineno or 1, "col": err.offset or 1})
-    except (RecursionError, MemoryError):
-        return json.dumps({"error": "the file is nested too deeply to parse", "line": 1, "col": 1})
-    lines = text.split("\n")
-    try:
-        module = _convert(tree, lines, 0)
-    except _TooDeep as deep:
-        return json.dumps({"error": "expression nested too deeply (more than %d levels)" % MAX_DEPTH,
-                           "line": getattr(deep.node, "lineno", 1),
-                           "col": getattr(deep.node, "col_offset", 0) + 1})
     except RecursionError:
-        return json.dumps({"error": "expression nested too deeply", "line": 1, "col": 1})
+        return json.dumps({"limit": "nesting_depth", "line": _too_deep_line(text), "col": 1,
+                           "error": "the code is nested too deeply for python's parser"})
+    over = _over_limits(tree, max_nodes, max_depth)
+    if over:
+        return json.dumps(over)
+    # Two frames per level (a node and its field's list), calls within
+    # Python; the parser keeps the default limit, which bounds its C stack.
+    default = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(max(default, 2 * max_depth + 100), 10000))
+    try:
+        module = _convert(tree, text.split("\n"))
+    finally:
+        sys.setrecursionlimit(default)
     return json.dumps({"module": module})

@@ -7,9 +7,12 @@
 //   cand.py:41:9: error: try statement (...) [kevin-py-try-except]
 //
 // With no file (or `-`) it reads JSON Lines records on stdin and adds a
-// `check` section to each. Exit status: 0 clean, 1 findings, 2 tool error.
+// `check` section to each. Each candidate is checked in a child process of
+// its own, within the policy's limits (kevin/Check/BoundedCheck.h). Exit
+// status: 0 clean, 1 findings, 2 tool error.
 //
 //===----------------------------------------------------------------------===//
+#include "kevin/Check/BoundedCheck.h"
 #include "kevin/Check/CheckPolicy.h"
 #include "kevin/Check/Checker.h"
 #include "kevin/Check/Finding.h"
@@ -42,8 +45,10 @@ struct Options {
 
 // A candidate's source, or a finding explaining why there is none.
 Expected<CandidateSource> candidateFrom(const std::string &Text,
-                                        const std::string &Path,
-                                        bool Response) {
+                                        const std::string &Path, bool Response,
+                                        const CandidateLimits &Limits) {
+  if (Error E = checkCandidateSize(Path, Text.size(), Limits))
+    return E;
   if (Error E = validateCandidateText(Text, Path))
     return E;
   if (!Response)
@@ -54,8 +59,12 @@ Expected<CandidateSource> candidateFrom(const std::string &Text,
   return CandidateSource{Path, Parsed.Code, Parsed.CodeLine - 1};
 }
 
+/// The finding that says why a candidate is not checked: a limit it is over,
+/// or why it is no parseable python (kevin-py-parse-failure).
 Finding inputFinding(const Error &E, const CheckPolicy &P,
                      const std::string &Path) {
+  if (const LimitInfo *Limit = exceededLimit(E))
+    return limitFinding(E, *Limit, Path);
   Finding F;
   F.Rule = "kevin-py-parse-failure";
   F.CatalogId = findRule(F.Rule)->CatalogId;
@@ -67,6 +76,14 @@ Finding inputFinding(const Error &E, const CheckPolicy &P,
   return F;
 }
 
+/// Adds why a candidate is not checked to R: always a limit's finding, a
+/// parse failure when the policy enables that rule.
+void addUnusable(CheckResult &R, const Error &E, const CheckPolicy &P,
+                 const std::string &Path) {
+  if (exceededLimit(E) || P.enabled("kevin-py-parse-failure"))
+    R.Findings.push_back(inputFinding(E, P, Path));
+}
+
 bool hasErrors(const std::vector<Finding> &Findings) {
   for (const Finding &F : Findings)
     if (F.Sev == Severity::Error)
@@ -75,26 +92,42 @@ bool hasErrors(const std::vector<Finding> &Findings) {
 }
 
 // Checks one candidate text; findings for unusable input come back as
-// parse-failure findings, tool failures as an Error.
+// parse-failure or limit findings, tool failures as an Error.
 Expected<CheckResult> checkText(const std::string &Text,
                                 const std::string &Path, bool Response,
                                 const CheckPolicy &P, const TaskInfo *Task,
                                 const CheckOptions &CO) {
-  Expected<CandidateSource> Source = candidateFrom(Text, Path, Response);
+  Expected<CandidateSource> Source =
+      candidateFrom(Text, Path, Response, P.limits());
   if (!Source) {
     CheckResult R;
-    if (P.enabled("kevin-py-parse-failure"))
-      R.Findings.push_back(inputFinding(Source.error(), P, Path));
+    addUnusable(R, Source.error(), P, Path);
     return R;
   }
   if (Source->Text.find_first_not_of(" \t\r\n") == std::string::npos) {
     CheckResult R;
-    if (P.enabled("kevin-py-parse-failure"))
-      R.Findings.push_back(inputFinding(
-          Error::at({Path, 1, 1}, "the candidate is empty"), P, Path));
+    addUnusable(R, Error::at({Path, 1, 1}, "the candidate is empty"), P, Path);
     return R;
   }
   return checkCandidate(*Source, P, Task, CO);
+}
+
+/// checkText in a child of its own, within the policy's time and memory.
+Expected<CheckResult> checkBounded(const std::string &Text,
+                                   const std::string &Path, bool Response,
+                                   const CheckPolicy &P, const TaskInfo *Task,
+                                   const CheckOptions &CO) {
+  return checkWithinLimits(
+      [&] { return checkText(Text, Path, Response, P, Task, CO); },
+      P.limits(), Path);
+}
+
+/// Whether a finding is a limit's: the candidate was refused, not checked.
+bool overLimit(const CheckResult &R) {
+  for (const Finding &F : R.Findings)
+    if (findLimit(F.Rule))
+      return true;
+  return false;
 }
 
 Json sectionFor(const CheckResult &R, const CheckPolicy &P) {
@@ -111,6 +144,8 @@ Json sectionFor(const CheckResult &R, const CheckPolicy &P) {
     Section["parse"] = "incomplete";
     Section["parse_reason"] = R.ParseIncomplete;
   }
+  if (overLimit(R))
+    Section["outcome"] = "format-error";
   return Section;
 }
 
@@ -124,6 +159,16 @@ Json uncheckedSection(const Error &E, const CheckPolicy &P,
   R.Findings.back().Sev = Severity::Error;
   Json Section = sectionFor(R, P);
   Section["outcome"] = "input-error";
+  return Section;
+}
+
+/// The check section of a record kevin-check failed on (the tool's failure,
+/// not the candidate's): not ok, no findings, outcome tool-error.
+Json failedSection(const Error &E, const CheckPolicy &P) {
+  Json Section = sectionFor(CheckResult(), P);
+  Section["ok"] = false;
+  Section["outcome"] = "tool-error";
+  Section["message"] = diagnosticLine(E);
   return Section;
 }
 
@@ -161,7 +206,7 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
                 const CheckOptions &CO, TaskCache &Tasks) {
   RecordReader Reader(std::cin, "<stdin>");
   RecordWriter Writer(std::cout);
-  bool AnyFindings = false;
+  bool AnyFindings = false, ToolError = false;
   Record R;
   // Every line gives one record: one that cannot be checked says why in its
   // check section; only a failure to read the stream itself ends the run.
@@ -188,7 +233,17 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
     bool Response = O.Response;
     if (V.contains("candidate_path") && V["candidate_path"].is_string()) {
       Path = V["candidate_path"].get<std::string>();
-      Expected<std::string> File = readCandidateFile(Path);
+      Expected<std::string> File = readCandidateFile(Path, P.limits());
+      if (!File && exceededLimit(File.error())) {
+        // Refused unread, as a candidate over the limit is.
+        CheckResult Refused;
+        addUnusable(Refused, File.error(), P, Path);
+        Json Out = V;
+        Out["check"] = sectionFor(Refused, P);
+        Writer.write(Out);
+        AnyFindings = true;
+        continue;
+      }
       if (!File) {
         unchecked(V, File.error().withContext(describeRecord(R)), Path);
         continue;
@@ -218,19 +273,77 @@ int runPipeline(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
       unchecked(V, Task.error(), TaskPath);
       continue;
     }
-    Expected<CheckResult> Result = checkText(Text, Path, Response, P, *Task, CO);
-    if (!Result) {
-      Ctx.error(Result.error());
-      return ExitError;
-    }
-    AnyFindings |= hasErrors(Result->Findings);
+    Expected<CheckResult> Result =
+        checkBounded(Text, Path, Response, P, *Task, CO);
     Json Out = R.Value;
     // A response's code goes into the record, for the stages after.
     fillCodeFromResponse(Out);
-    Out["check"] = sectionFor(*Result, P);
+    if (!Result) {
+      // Still one record; the exit status says kevin-check failed.
+      Ctx.error(Result.error());
+      ToolError = true;
+      Out["check"] = failedSection(Result.error(), P);
+    } else {
+      AnyFindings |= hasErrors(Result->Findings);
+      Out["check"] = sectionFor(*Result, P);
+    }
     Writer.write(Out);
   }
-  return AnyFindings ? ExitFindings : ExitClean;
+  return ToolError ? ExitError : AnyFindings ? ExitFindings : ExitClean;
+}
+
+/// --format=json's object for one file: `{"file": ..., "check": {...}}`.
+void printFileRecord(const std::string &Path, Json Check) {
+  Json Out = Json::object();
+  Out["file"] = Path;
+  Out["check"] = std::move(Check);
+  std::cout << formatRecordLine(Out) << "\n";
+}
+
+/// Checks the candidate files named on the command line, printing findings
+/// (or, with --format=json, one object per file).
+int checkFiles(ToolContext &Ctx, const Options &O, const CheckPolicy &P,
+               const CheckOptions &CO, const TaskInfo *Task) {
+  bool AnyFindings = false, ToolError = false;
+  for (const std::string &Path : O.Inputs) {
+    Expected<std::string> Text = readCandidateFile(Path, P.limits());
+    CheckResult Result;
+    if (!Text) {
+      // A file that exists but is not a usable candidate is a finding; one
+      // that cannot be read is a tool error.
+      const Error &E = Text.error();
+      if (E.kind() == ErrorKind::FileAccess) {
+        Ctx.error(E);
+        return ExitError;
+      }
+      addUnusable(Result, E, P, Path);
+    } else {
+      Expected<CheckResult> R =
+          checkBounded(*Text, Path, O.Response, P, Task, CO);
+      if (!R) {
+        // The other files are still checked; the exit status says it.
+        Ctx.error(R.error());
+        ToolError = true;
+        if (O.Format == "json")
+          printFileRecord(Path, failedSection(R.error(), P));
+        continue;
+      }
+      Result = std::move(*R);
+    }
+    AnyFindings |= hasErrors(Result.Findings);
+    if (O.Format == "json") {
+      printFileRecord(Path, sectionFor(Result, P));
+    } else {
+      for (const Finding &F : Result.Findings)
+        std::cout << formatFinding(F) << "\n";
+      if (!Result.ParseIncomplete.empty())
+        std::cout << Path << ": note: C++/CUDA parse incomplete (kevin's "
+                  << "limit, left to the builder): " << Result.ParseIncomplete
+                  << "\n";
+    }
+  }
+  std::cout.flush();
+  return ToolError ? ExitError : AnyFindings ? ExitFindings : ExitClean;
 }
 
 } // namespace
@@ -291,43 +404,5 @@ int main(int Argc, char **Argv) {
     Ctx.error(Task.error());
     return ExitError;
   }
-  bool AnyFindings = false;
-  for (const std::string &Path : O.Inputs) {
-    Expected<std::string> Text = readCandidateFile(Path);
-    CheckResult Result;
-    if (!Text) {
-      // A file that exists but is not a usable candidate is a finding; one
-      // that cannot be read is a tool error.
-      const Error &E = Text.error();
-      if (E.kind() == ErrorKind::FileAccess) {
-        Ctx.error(E);
-        return ExitError;
-      }
-      if (P->enabled("kevin-py-parse-failure"))
-        Result.Findings.push_back(inputFinding(E, *P, Path));
-    } else {
-      Expected<CheckResult> R = checkText(*Text, Path, O.Response, *P, *Task, CO);
-      if (!R) {
-        Ctx.error(R.error());
-        return ExitError;
-      }
-      Result = std::move(*R);
-    }
-    AnyFindings |= hasErrors(Result.Findings);
-    if (O.Format == "json") {
-      Json Out = Json::object();
-      Out["file"] = Path;
-      Out["check"] = sectionFor(Result, *P);
-      std::cout << formatRecordLine(Out) << "\n";
-    } else {
-      for (const Finding &F : Result.Findings)
-        std::cout << formatFinding(F) << "\n";
-      if (!Result.ParseIncomplete.empty())
-        std::cout << Path << ": note: C++/CUDA parse incomplete (kevin's "
-                  << "limit, left to the builder): " << Result.ParseIncomplete
-                  << "\n";
-    }
-  }
-  std::cout.flush();
-  return AnyFindings ? ExitFindings : ExitClean;
+  return checkFiles(Ctx, O, *P, CO, *Task);
 }

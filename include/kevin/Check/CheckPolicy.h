@@ -8,8 +8,9 @@
 // `cpu` (strict without the CUDA-kernel requirements). A preset's rule
 // settings are its column of lib/Check/Rules.def, so every rule has one; its
 // lists are lib/Check/presets/<preset>.toml. A policy file may start from a
-// preset (`preset = "kevin"`) and override rules and lists. Candidate files
-// cannot change the policy. (Not to be confused with the LLM policy of
+// preset (`preset = "kevin"`) and override rules, lists and limits (what
+// one candidate may cost, kevin/Task/CandidateLimits.h; every preset has the
+// defaults). Candidate files cannot change the policy. (Not to be confused with the LLM policy of
 // kevin/Rollout/Policy.h.)
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +19,7 @@
 
 #include "kevin/Support/Config.h"
 #include "kevin/Support/Error.h"
+#include "kevin/Task/CandidateLimits.h"
 
 #include <map>
 #include <set>
@@ -48,16 +50,22 @@ public:
   /// match by prefix.
   bool matches(const std::string &Key, const std::string &Value) const;
 
+  /// The limits on one candidate: the defaults, and a policy file's
+  /// [limits] over them.
+  const CandidateLimits &limits() const { return Limits; }
+
 private:
   /// Sets every rule as Rules.def's column for the built-in preset says.
   Error applyRulesDef(const std::string &Preset);
-  /// Applies a policy file's (or a preset's) rules and lists.
+  /// Applies a policy file's (or a preset's) rules, lists and limits.
   Error apply(const ConfigFile &File);
+  Error applyLimits(const ConfigFile &File);
 
   std::string Name;
   std::map<std::string, bool> Enabled;
   std::map<std::string, Severity> Severities;
   std::map<std::string, std::set<std::string>> NamedLists;
+  CandidateLimits Limits;
 };
 
 } // namespace kevin

@@ -11,6 +11,7 @@
 
 #include "kevin/Support/Error.h"
 #include "kevin/Support/Record.h"
+#include "kevin/Task/CandidateLimits.h"
 
 #include <string>
 #include <vector>
@@ -47,11 +48,20 @@ struct Finding {
   std::string Hint;
 };
 
+/// The finding of a candidate over one of kevin's limits (E from
+/// limitError, kevin/Task/CandidateLimits.h): an error whatever the policy,
+/// its rule the limit's id, its hint the policy key that raises the limit.
+/// Path is its file when E names none.
+Finding limitFinding(const Error &E, const LimitInfo &Limit,
+                     const std::string &Path);
+
 /// `file:line:col: error: message [rule]` and, when there is a hint,
 /// a second line `file:line:col: note: hint`.
 std::string formatFinding(const Finding &F);
 /// The JSON form of a finding (the `check.findings` items of a record).
 Json findingToJson(const Finding &F);
+/// The finding findingToJson wrote J from.
+Finding findingFromJson(const Json &J);
 
 } // namespace kevin
 

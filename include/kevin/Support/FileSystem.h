@@ -43,6 +43,10 @@ std::string uniqueTag();
 /// `'Path': cannot write file: <reason>` of ErrorKind::FileAccess.
 Error writeFileAtomically(const std::string &Path, std::string_view Text);
 
+/// Writes all of Text to the descriptor Fd, through short writes and
+/// EINTR; false on an error (errno says which) or a write of nothing.
+bool writeAll(int Fd, std::string_view Text);
+
 /// The absolute path of the running executable (/proc/self/exe), or an empty
 /// string when it cannot be read.
 std::string selfExecutablePath();

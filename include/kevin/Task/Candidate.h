@@ -11,6 +11,7 @@
 #define KEVIN_TASK_CANDIDATE_H
 
 #include "kevin/Support/Error.h"
+#include "kevin/Task/CandidateLimits.h"
 
 #include <string>
 #include <string_view>
@@ -24,18 +25,17 @@ struct CandidateSource {
   unsigned LineOffset = 0; ///< Lines of the original file before Text.
 };
 
-/// The largest candidate kevin reads (bytes); larger inputs are an error.
-constexpr size_t MaxCandidateBytes = 16u << 20;
-
 /// True when Text is well-formed UTF-8; otherwise ErrorOffset is set to the
 /// first bad byte.
 bool isValidUtf8(std::string_view Text, size_t &ErrorOffset);
 
-/// Checks a candidate text (UTF-8, size) read from Path.
+/// Checks a candidate text read from Path: UTF-8, no NUL byte.
 Error validateCandidateText(const std::string &Text, const std::string &Path);
 
-/// Reads a file as a candidate text ("-" is stdin).
-Expected<std::string> readCandidateFile(const std::string &Path);
+/// Reads a file as a candidate text ("-" is stdin). A file larger than the
+/// candidate-size limit is a limitError, and is not read.
+Expected<std::string> readCandidateFile(const std::string &Path,
+                                        const CandidateLimits &Limits = {});
 
 } // namespace kevin
 

@@ -34,9 +34,10 @@ void walkNodes(const PyNode &Node,
 /// A parsed candidate module.
 class PythonModule {
 public:
-  /// Parses a candidate; a syntax error is an Error at its position in the
-  /// original file.
-  static Expected<PythonModule> parse(const CandidateSource &Source);
+  /// Parses a candidate; a syntax error, or a tree over one of Limits, is an
+  /// Error at its position in the original file (see parsePythonAst).
+  static Expected<PythonModule> parse(const CandidateSource &Source,
+                                      const CandidateLimits &Limits = {});
 
   const PyNode &root() const { return Root; }
   const PyNode &body() const { return Root["body"]; }
