@@ -41,6 +41,10 @@ if gpu_present():
 path = os.pathsep.join([config.kevin_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
+# `chromium`: headless Chromium (Debian's package, from install-deps.sh)
+# renders kevin report's HTML page in test/kevin-report.
+if shutil.which("chromium", path=path):
+    config.available_features.add("chromium")
 # Tests must not depend on the developer's cache or terminal.
 config.environment["KEVIN_CACHE_DIR"] = os.path.join(config.test_exec_root, "kevin-cache")
 # Device locks of their own: tests share the CPU with each other, never

@@ -32,6 +32,7 @@ PACKAGES=(
   libcpp-httplib-dev      # kevin serve's HTTP server
   libssl-dev              # SHA-256 for content-addressed cache keys
   libgtest-dev            # unit tests
+  chromium                # headless browser: the lit test that renders kevin report's HTML page
 )
 
 missing=()

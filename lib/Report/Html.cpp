@@ -1,155 +1,25 @@
 //===-- Html.cpp - a run report as a self-contained HTML page -------------===//
 //
-// One HTML file with inline CSS and inline SVG charts (the distribution of
-// trajectory speedups, the per-turn curves) and the report's tables. No
-// script and no external resource, so it renders offline in any browser.
+// One HTML file with inline CSS, inline SVG charts (the distribution of
+// trajectory speedups, the per-turn curves, histograms of S, R and A), the
+// report's tables and a drill-down into every kept trajectory's turns in
+// nested <details>. No script and no external resource, so it renders
+// offline in any browser.
 //
 //===----------------------------------------------------------------------===//
+#include "Formatting.h"
+#include "Svg.h"
 #include "kevin/Report/Format.h"
-#include "kevin/Reward/Reward.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <map>
 #include <sstream>
 
 namespace kevin {
 
+using namespace report;
+
 namespace {
-
-std::string escape(const std::string &Text) {
-  std::string Out;
-  for (char C : Text) {
-    switch (C) {
-    case '&':
-      Out += "&amp;";
-      break;
-    case '<':
-      Out += "&lt;";
-      break;
-    case '>':
-      Out += "&gt;";
-      break;
-    case '"':
-      Out += "&quot;";
-      break;
-    default:
-      Out += C;
-    }
-  }
-  return Out;
-}
-
-/// V with Digits decimals, rounded from its 15-digit form so that a mean of
-/// 0.775 computed as 0.7749999999999999 still shows as 0.78.
-std::string fixed(double V, int Digits) {
-  char Buffer[64];
-  std::snprintf(Buffer, sizeof(Buffer), "%.*f", Digits, roundForOutput(V));
-  return Buffer;
-}
-
-std::string percent(double V) { return fixed(100 * V, 1) + "%"; }
-std::string times(double V) { return fixed(V, 2) + "x"; }
-
-std::string label(double V) {
-  std::ostringstream Out;
-  Out << V;
-  return Out.str();
-}
-
-// Chart geometry shared by both kinds of chart.
-constexpr double Width = 420, Height = 240, Left = 48, Right = 12, Top = 28,
-                 Bottom = 36;
-constexpr double PlotW = Width - Left - Right, PlotH = Height - Top - Bottom;
-
-std::string chartFrame(const std::string &Title, double YMax,
-                       const std::string &YUnit) {
-  std::ostringstream Out;
-  Out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << Width
-      << "\" height=\"" << Height << "\" viewBox=\"0 0 " << Width << " "
-      << Height << "\" role=\"img\" aria-label=\"" << escape(Title) << "\">\n"
-      << "<text x=\"" << Width / 2 << "\" y=\"16\" class=\"title\">"
-      << escape(Title) << "</text>\n";
-  for (int I = 0; I <= 4; ++I) {
-    double Y = Top + PlotH - PlotH * I / 4;
-    Out << "<line x1=\"" << Left << "\" x2=\"" << Left + PlotW << "\" y1=\""
-        << Y << "\" y2=\"" << Y << "\" class=\"grid\"/>"
-        << "<text x=\"" << Left - 6 << "\" y=\"" << Y + 4
-        << "\" class=\"ylabel\">" << label(YMax * I / 4) << YUnit
-        << "</text>\n";
-  }
-  return Out.str();
-}
-
-/// A bar chart of Counts labelled by Labels.
-std::string barChart(const std::string &Title,
-                     const std::vector<std::string> &Labels,
-                     const std::vector<size_t> &Counts) {
-  size_t Max = 1;
-  for (size_t C : Counts)
-    Max = std::max(Max, C);
-  // Round the axis up to a multiple of 4 so the grid labels are integers.
-  double YMax = static_cast<double>((Max + 3) / 4 * 4);
-  std::ostringstream Out;
-  Out << chartFrame(Title, YMax, "");
-  double Slot = PlotW / static_cast<double>(Labels.size());
-  for (size_t I = 0; I < Labels.size(); ++I) {
-    double H = PlotH * static_cast<double>(Counts[I]) / YMax;
-    double X = Left + Slot * static_cast<double>(I);
-    Out << "<rect x=\"" << X + Slot * 0.15 << "\" y=\"" << Top + PlotH - H
-        << "\" width=\"" << Slot * 0.7 << "\" height=\"" << H
-        << "\" class=\"bar\"><title>" << escape(Labels[I]) << ": " << Counts[I]
-        << "</title></rect>"
-        << "<text x=\"" << X + Slot / 2 << "\" y=\"" << Top + PlotH + 16
-        << "\" class=\"xlabel\">" << escape(Labels[I]) << "</text>\n";
-  }
-  Out << "<text x=\"" << Left + PlotW / 2 << "\" y=\"" << Height - 4
-      << "\" class=\"xlabel\">speedup of the fastest correct kernel</text>\n";
-  Out << "</svg>\n";
-  return Out.str();
-}
-
-struct Series {
-  std::string Name;
-  std::vector<double> Values;
-  std::string Class;
-};
-
-/// A line chart over turns 1..n.
-std::string lineChart(const std::string &Title, const std::vector<Series> &All,
-                      double YMax, const std::string &YUnit, double YScale) {
-  std::ostringstream Out;
-  Out << chartFrame(Title, YMax * YScale, YUnit);
-  size_t N = All.empty() ? 0 : All.front().Values.size();
-  auto XOf = [&](size_t I) {
-    return N < 2 ? Left + PlotW / 2
-                 : Left + PlotW * static_cast<double>(I) /
-                              static_cast<double>(N - 1);
-  };
-  for (size_t I = 0; I < N; ++I)
-    Out << "<text x=\"" << XOf(I) << "\" y=\"" << Top + PlotH + 16
-        << "\" class=\"xlabel\">" << I + 1 << "</text>";
-  Out << "<text x=\"" << Left + PlotW / 2 << "\" y=\"" << Height - 4
-      << "\" class=\"xlabel\">turn</text>\n";
-  for (size_t S = 0; S < All.size(); ++S) {
-    const Series &Line = All[S];
-    std::ostringstream Points;
-    for (size_t I = 0; I < N; ++I) {
-      double Y = Top + PlotH - PlotH * std::min(Line.Values[I], YMax) / YMax;
-      Points << (I ? " " : "") << XOf(I) << "," << Y;
-      Out << "<circle cx=\"" << XOf(I) << "\" cy=\"" << Y
-          << "\" r=\"3\" class=\"" << Line.Class << "\"><title>"
-          << escape(Line.Name) << ", turn " << I + 1 << ": "
-          << fixed(Line.Values[I] * YScale, 2) << YUnit << "</title></circle>";
-    }
-    Out << "<polyline points=\"" << Points.str() << "\" class=\"" << Line.Class
-        << "\"/>\n"
-        << "<text x=\"" << Left + 8 << "\" y=\"" << Top + 14 + 14 * S
-        << "\" class=\"legend " << Line.Class << "\">" << escape(Line.Name)
-        << "</text>\n";
-  }
-  Out << "</svg>\n";
-  return Out.str();
-}
 
 constexpr const char *Style = R"(body {
   font-family: system-ui, sans-serif; margin: 2em; color: #222;
@@ -175,41 +45,43 @@ circle.s1, .legend.s1 { fill: #4a7fc1; }
 polyline.s2 { stroke: #d9822b; }
 circle.s2, .legend.s2 { fill: #d9822b; }
 .note { color: #666; font-size: .85em; }
+nav a { margin-right: .8em; font-size: .9em; }
+details { margin: .3em 0 .3em 1em; }
+summary { cursor: pointer; }
+summary.correct::marker, .correct { color: #2a7a2a; }
+summary.incorrect::marker, .incorrect { color: #a33; }
+pre { background: #f7f7f7; border: 1px solid #e4e4e4; padding: .5em;
+  overflow-x: auto; font-size: .85em; max-height: 40em; }
+td.text, th.text { text-align: left; }
+.runs { display: flex; flex-wrap: wrap; gap: 24px; }
 )";
 
-} // namespace
+/// The page up to its first section: head, style, title and navigation.
+std::string
+pageStart(const std::string &Title,
+          const std::vector<std::pair<std::string, std::string>> &Sections) {
+  std::string Out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+                    "charset=\"utf-8\">\n<title>" +
+                    escapeHtml(Title) + "</title>\n<style>\n" + Style +
+                    "</style>\n</head>\n<body>\n<h1>" + escapeHtml(Title) +
+                    "</h1>\n<nav>";
+  for (const auto &[Id, Heading] : Sections)
+    Out += "<a href=\"#" + Id + "\">" + escapeHtml(Heading) + "</a>";
+  return Out + "</nav>\n";
+}
 
-std::string formatReportHtml(const RunReport &Report, const ReportOptions &Opts,
-                             const std::string &Title) {
-  const TaskMetrics &O = Report.Overall;
-  std::ostringstream Out;
-  Out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
-         "charset=\"utf-8\">\n"
-      << "<title>kevin report: " << escape(Title) << "</title>\n<style>\n"
-      << Style << "</style>\n</head>\n<body>\n"
-      << "<h1>kevin report: " << escape(Title) << "</h1>\n"
-      << "<p>" << Report.Records << " records, " << Report.Tasks.size()
-      << " tasks, " << O.Trajectories << " trajectories, "
-      << "up to " << Report.Turns.size() << " turns.</p>\n";
+std::string section(const std::string &Id, const std::string &Heading,
+                    const std::string &Body) {
+  return "<section id=\"" + Id + "\">\n<h2>" + escapeHtml(Heading) + "</h2>\n" +
+         Body + "</section>\n";
+}
 
-  Out << "<h2>Overall (mean over tasks)</h2>\n<table>\n"
-      << "<tr><th>metric</th><th>best@k</th><th>avg@k</th></tr>\n";
-  auto Row = [&](const std::string &Name, const std::string &Best,
-                 const std::string &Avg) {
-    Out << "<tr><td>" << escape(Name) << "</td><td>" << Best << "</td><td>"
-        << Avg << "</td></tr>\n";
-  };
-  Row("correct", percent(O.BestCorrect), percent(O.AvgCorrect));
-  Row("speedup", times(O.BestSpeedup), times(O.AvgSpeedup));
-  for (size_t I = 0; I < Opts.FastP.size(); ++I)
-    Row("fast_" + label(Opts.FastP[I]), percent(O.BestFast[I]),
-        percent(O.AvgFast[I]));
-  for (size_t I = 0; I < Opts.PassK.size(); ++I)
-    if (O.PassAtK[I])
-      Row("pass@" + std::to_string(Opts.PassK[I]), percent(*O.PassAtK[I]), "");
-  Out << "</table>\n";
+std::string note(const std::string &Text) {
+  return "<p class=\"note\">" + escapeHtml(Text) + "</p>\n";
+}
 
-  // The charts.
+/// The speedup distribution and the per-turn curves.
+std::string charts(const RunReport &Report) {
   const std::vector<double> Edges = {0.5, 0.8, 1, 1.5, 2, 4};
   std::vector<std::string> Labels = {"<0.5"};
   for (size_t I = 0; I + 1 < Edges.size(); ++I)
@@ -232,68 +104,237 @@ std::string formatReportHtml(const RunReport &Report, const ReportOptions &Opts,
   double SpeedupAxis = 1;
   while (SpeedupAxis < MaxSpeedup)
     SpeedupAxis *= 2;
-  Out << "<h2>Charts</h2>\n<div class=\"charts\">\n"
-      << barChart("Correct trajectories by speedup", Labels, Counts)
-      << lineChart("Correctness by turn", {Correct, SoFar}, 1.0, "%", 100)
-      << lineChart("Mean best speedup by turn", {Speedup}, SpeedupAxis, "x", 1)
-      << "</div>\n";
+  std::string Out = "<div class=\"charts\">\n";
+  if (Report.Timed)
+    Out += barChart("Correct trajectories by speedup", Labels, Counts,
+                    "speedup of the fastest correct kernel");
+  Out += lineChart("Correctness by turn", {Correct, SoFar}, 1.0, "%", 100);
+  if (Report.Timed)
+    Out +=
+        lineChart("Mean best speedup by turn", {Speedup}, SpeedupAxis, "x", 1);
+  Out += "</div>\n";
+  if (!Report.Timed)
+    Out += note("No record was timed (no bench section, e.g. kevin eval "
+                "--no-bench): speedups are n/a.");
+  return Out;
+}
 
-  Out << "<h2>Per task</h2>\n<table>\n<tr><th>task</th><th>trajectories</th>"
-         "<th>kernels</th><th>correct best</th><th>correct avg</th>"
-         "<th>speedup best</th><th>speedup avg</th></tr>\n";
-  for (const TaskMetrics &T : Report.Tasks)
-    Out << "<tr><td>" << escape(T.TaskId) << "</td><td>" << T.Trajectories
-        << "</td><td>" << T.Kernels << "</td><td>" << percent(T.BestCorrect)
-        << "</td><td>" << percent(T.AvgCorrect) << "</td><td>"
-        << times(T.BestSpeedup) << "</td><td>" << times(T.AvgSpeedup)
-        << "</td></tr>\n";
-  Out << "</table>\n";
+std::string rlSignal(const RunReport &Report) {
+  const RLSignal &S = Report.Signal;
+  return "<div class=\"charts\">\n" +
+         histogram("S: kernel scores", S.Scores, "S") +
+         histogram("R: per-turn returns", S.Returns, "R") +
+         histogram("A: advantages", S.Advantages, "A") + "</div>\n" +
+         signalTable(Report).html() + "<p>Zero-variance groups (all returns " +
+         "equal, no learning signal): <b>" +
+         std::to_string(S.ZeroVarianceGroups) + " of " +
+         std::to_string(S.Groups) + " (" + percent(S.zeroVarianceShare()) +
+         ")</b>.</p>\n" +
+         note("R and A from the records' reward and grpo sections where "
+              "present, else as kevin-reward and kevin-grpo compute them "
+              "with their defaults (gamma 0.4, sum; groups by task).");
+}
 
-  Out << "<h2>Per turn</h2>\n<table>\n<tr><th>turn</th><th>kernels</th>"
-         "<th>correct</th><th>correct so far</th><th>mean best speedup</th>"
-         "</tr>\n";
-  for (const TurnPoint &P : Report.Turns)
-    Out << "<tr><td>" << P.Turn << "</td><td>" << P.Kernels << "</td><td>"
-        << percent(P.CorrectRate) << "</td><td>" << percent(P.CorrectSoFar)
-        << "</td><td>" << times(P.MeanBestSpeedup) << "</td></tr>\n";
-  Out << "</table>\n";
-
-  auto CountTable = [&](const char *Heading, const char *Column,
-                        const std::map<std::string, size_t> &Counts) {
-    Out << "<h2>" << Heading << "</h2>\n";
-    if (Counts.empty()) {
-      Out << "<p class=\"note\">none</p>\n";
-      return;
-    }
-    Out << "<table>\n<tr><th>" << Column << "</th><th>kernels</th></tr>\n";
-    for (const auto &[Name, Count] : Counts)
-      Out << "<tr><td>" << escape(Name) << "</td><td>" << Count
-          << "</td></tr>\n";
-    Out << "</table>\n";
-  };
-  CountTable("Failures by stage", "stage/outcome", Report.Failures);
-  CountTable("Check findings by rule", "rule", Report.Rules);
-
+std::string stabilityTable(const RunReport &Report, const ReportOptions &Opts) {
   const StabilitySignals &S = Report.Stability;
-  Out << "<h2>Training stability (" << S.Responses << " responses)</h2>\n"
-      << "<table>\n<tr><th>signal</th><th>value</th></tr>\n"
-      << "<tr><td>not-okay ratio (prefix &quot;" << escape(Opts.OkayPrefix)
-      << "&quot;)</td><td>" << percent(S.NotOkayRatio) << "</td></tr>\n"
-      << "<tr><td>repetition (4-gram), mean / max</td><td>"
-      << fixed(S.MeanRepetition, 3) << " / " << fixed(S.MaxRepetition, 3)
-      << "</td></tr>\n"
-      << "<tr><td>length in chars, mean / p50 / p95 / max</td><td>"
-      << fixed(S.MeanChars, 0) << " / " << fixed(S.P50Chars, 0) << " / "
-      << fixed(S.P95Chars, 0) << " / " << fixed(S.MaxChars, 0)
-      << "</td></tr>\n";
+  Table T{{"signal", "value"},
+          {{"not-okay ratio (prefix \"" + Opts.OkayPrefix + "\")",
+            percent(S.NotOkayRatio)},
+           {"repetition (4-gram), mean / max",
+            fixed(S.MeanRepetition, 3) + " / " + fixed(S.MaxRepetition, 3)},
+           {"length in chars, mean / p50 / p95 / max",
+            fixed(S.MeanChars, 0) + " / " + fixed(S.P50Chars, 0) + " / " +
+                fixed(S.P95Chars, 0) + " / " + fixed(S.MaxChars, 0)}}};
   if (S.WithTokens)
-    Out << "<tr><td>length in tokens, mean / p95 / max</td><td>"
-        << fixed(S.MeanTokens, 0) << " / " << fixed(S.P95Tokens, 0) << " / "
-        << fixed(S.MaxTokens, 0) << "</td></tr>\n";
+    T.Rows.push_back({"length in tokens, mean / p95 / max",
+                      fixed(S.MeanTokens, 0) + " / " + fixed(S.P95Tokens, 0) +
+                          " / " + fixed(S.MaxTokens, 0)});
   if (S.WithFinishReason)
-    Out << "<tr><td>truncated (finish_reason length)</td><td>"
-        << percent(S.TruncatedShare) << "</td></tr>\n";
-  Out << "</table>\n<p class=\"note\">Generated by kevin report.</p>\n"
+    T.Rows.push_back(
+        {"truncated (finish_reason length)", percent(S.TruncatedShare)});
+  return T.html();
+}
+
+std::string turnTable(const RunReport &Report) {
+  Table T{{"turn", "kernels", "correct", "correct so far", "mean best speedup"},
+          {}};
+  for (const TurnPoint &P : Report.Turns)
+    T.Rows.push_back({std::to_string(P.Turn), std::to_string(P.Kernels),
+                      percent(P.CorrectRate), percent(P.CorrectSoFar),
+                      speedupText(P.MeanBestSpeedup, Report.Timed)});
+  return T.html();
+}
+
+/// One turn of the drill-down: its outcome and signal in the summary, then
+/// its message, findings, feedback and code.
+std::string turnDetails(const KernelSample &K) {
+  const KernelDetails &D = *K.Details;
+  std::ostringstream Out;
+  Out << "<details class=\"turn\"><summary class=\""
+      << (K.Correct ? "correct" : "incorrect") << "\">turn " << K.Turn << ": "
+      << escapeHtml(D.Outcome);
+  if (K.Correct && K.Speedup)
+    Out << " " << times(*K.Speedup);
+  Out << " · S " << fixed(K.Score, 3) << " · R "
+      << fixed(K.Return.value_or(0), 3) << " · A "
+      << fixed(K.Advantage.value_or(0), 3) << "</summary>\n";
+  if (!D.Id.empty())
+    Out << note("record " + D.Id);
+  if (!D.Message.empty())
+    Out << "<pre class=\"message\">" << escapeHtml(D.Message) << "</pre>\n";
+  if (!D.Findings.empty()) {
+    Table Findings{{"rule", "severity", "message", "line"}, {}, 3};
+    for (const KernelDetails::Finding &F : D.Findings)
+      Findings.Rows.push_back({F.Rule, F.Severity, F.Message,
+                               F.Line ? std::to_string(F.Line) : ""});
+    Out << "<p>check findings</p>\n" << Findings.html();
+  }
+  for (const std::string &Flag : K.ReviewFlags)
+    Out << "<p class=\"incorrect\">kevin-bench review flag: "
+        << escapeHtml(Flag) << "</p>\n";
+  if (!D.Feedback.empty())
+    Out << "<p>feedback</p>\n<pre class=\"feedback\">" << escapeHtml(D.Feedback)
+        << "</pre>\n";
+  auto Block = [&](const char *Class, const std::string &Text) {
+    if (!Text.empty())
+      Out << "<details class=\"" << Class << "\"><summary>" << Class << " ("
+          << std::count(Text.begin(), Text.end(), '\n') + 1
+          << " lines)</summary>\n<pre><code>" << escapeHtml(Text)
+          << "</code></pre>\n</details>\n";
+  };
+  Block("code", D.Code);
+  Block("response", D.Response);
+  Out << "</details>\n";
+  return Out.str();
+}
+
+/// Every kept trajectory, task by task, turn by turn.
+std::string drillDown(const std::vector<KernelSample> &Samples) {
+  std::vector<std::string> TaskOrder;
+  std::map<std::string, std::map<int64_t, std::vector<const KernelSample *>>>
+      Tasks;
+  size_t Kept = 0;
+  for (const KernelSample &K : Samples) {
+    if (!K.Details)
+      continue;
+    auto &Trajectories = Tasks[K.TaskId];
+    if (Trajectories.empty())
+      TaskOrder.push_back(K.TaskId);
+    auto &Turns = Trajectories[K.Trajectory];
+    Kept += Turns.empty();
+    Turns.push_back(&K);
+  }
+  if (TaskOrder.empty())
+    return note("No trajectory kept (--drill-down 0).");
+  std::ostringstream Out;
+  Out << note(std::to_string(Kept) + " trajectories; open a task, a "
+                                     "trajectory, then a turn.");
+  for (const std::string &Task : TaskOrder) {
+    Out << "<details class=\"task\"><summary>" << escapeHtml(Task) << " ("
+        << Tasks[Task].size() << " trajectories)</summary>\n";
+    for (auto &[Index, Turns] : Tasks[Task]) {
+      std::stable_sort(Turns.begin(), Turns.end(),
+                       [](const KernelSample *A, const KernelSample *B) {
+                         return A->Turn < B->Turn;
+                       });
+      bool Correct =
+          std::any_of(Turns.begin(), Turns.end(),
+                      [](const KernelSample *K) { return K->Correct; });
+      Out << "<details class=\"trajectory\"><summary class=\""
+          << (Correct ? "correct" : "incorrect") << "\">trajectory " << Index
+          << ": " << (Correct ? "correct" : "never correct") << ", "
+          << Turns.size() << (Turns.size() == 1 ? " turn" : " turns")
+          << "</summary>\n";
+      for (const KernelSample *K : Turns)
+        Out << turnDetails(*K);
+      Out << "</details>\n";
+    }
+    Out << "</details>\n";
+  }
+  return Out.str();
+}
+
+} // namespace
+
+std::string formatReportHtml(const RunReport &Report,
+                             const std::vector<KernelSample> &Samples,
+                             const ReportOptions &Opts, const RunInfo &Info) {
+  const TaskMetrics &O = Report.Overall;
+  std::vector<std::pair<std::string, std::string>> Sections = {
+      {"configuration", "Configuration"},
+      {"overall", "Overall"},
+      {"charts", "Charts"},
+      {"rl-signal", "RL signal"}};
+  if (hasLevels(Report))
+    Sections.push_back({"per-level", "Per level"});
+  for (const auto &Entry : std::vector<std::pair<std::string, std::string>>{
+           {"per-task", "Per task"},
+           {"per-turn", "Per turn"},
+           {"look-at-these", "Look at these"},
+           {"cost", "Cost by stage"},
+           {"failures", "Failures by stage"},
+           {"rules", "Check findings by rule"},
+           {"stability", "Training stability"},
+           {"trajectories", "Trajectories"}})
+    Sections.push_back(Entry);
+  std::ostringstream Out;
+  Out << pageStart("kevin report: " + Info.Name, Sections) << "<p>"
+      << Report.Records << " records, " << Report.Tasks.size() << " tasks, "
+      << O.Trajectories << " trajectories, up to " << Report.Turns.size()
+      << " turns.</p>\n"
+      << section("configuration", "Configuration", settingsTable(Info).html())
+      << section("overall", "Overall (mean over tasks)",
+                 overallTable(Report, Opts).html())
+      << section("charts", "Charts", charts(Report))
+      << section("rl-signal", "RL signal: S, R and A", rlSignal(Report));
+  if (hasLevels(Report))
+    Out << section("per-level", "Per level (mean over its tasks)",
+                   levelTable(Report).html());
+  Table Cost = costTable(Report);
+  Out << section("per-task", "Per task", taskTable(Report).html())
+      << section("per-turn", "Per turn", turnTable(Report))
+      << section("look-at-these", "Look at these: kevin-bench review flags",
+                 Report.Flagged.empty() ? note("No kernel was flagged.")
+                                        : flaggedTable(Report).html())
+      << section("cost", "Cost by stage (seconds)",
+                 Cost.Rows.empty() ? note("No record carries stage seconds.")
+                                   : Cost.html())
+      << section("failures", "Failures by stage",
+                 Report.Failures.empty()
+                     ? note("none")
+                     : countTable("stage/outcome", Report.Failures).html())
+      << section("rules", "Check findings by rule",
+                 Report.Rules.empty() ? note("none")
+                                      : countTable("rule", Report.Rules).html())
+      << section("stability",
+                 "Training stability (" +
+                     std::to_string(Report.Stability.Responses) + " responses)",
+                 stabilityTable(Report, Opts))
+      << section("trajectories", "Trajectories", drillDown(Samples))
+      << note("Generated by kevin report.") << "</body>\n</html>\n";
+  return Out.str();
+}
+
+std::string formatComparisonHtml(const RunComparison &C, const RunInfo &A,
+                                 const RunInfo &B) {
+  std::ostringstream Out;
+  Out << pageStart("kevin report: " + A.Name + " vs " + B.Name,
+                   {{"configuration", "Configuration"},
+                    {"overall", "Overall"},
+                    {"per-level", "Per level"},
+                    {"per-task", "Per task"}})
+      << section("configuration", "Configuration",
+                 "<div class=\"runs\">\n<div><h3>A: " + escapeHtml(A.Name) +
+                     "</h3>\n" + settingsTable(A).html() +
+                     "</div>\n<div><h3>B: " + escapeHtml(B.Name) + "</h3>\n" +
+                     settingsTable(B).html() + "</div>\n</div>\n")
+      << section("overall", "Overall (mean over tasks); delta = B - A",
+                 comparisonTable(C.Overall).html())
+      << section("per-level", "Per level",
+                 comparisonByTask(C.Levels, "level").html())
+      << section("per-task", "Per task",
+                 comparisonByTask(C.Tasks, "task").html())
+      << note("Generated by kevin report; pp are percentage points.")
       << "</body>\n</html>\n";
   return Out.str();
 }

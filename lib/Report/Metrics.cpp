@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Report/Metrics.h"
+#include "kevin/GRPO/Advantage.h"
 #include "kevin/Reward/Reward.h"
+#include "kevin/Support/FileSystem.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolIO.h"
 
@@ -27,6 +29,74 @@ static std::optional<std::string> stringField(const Json &Value,
   if (Field && Field->is_string())
     return Field->get<std::string>();
   return std::nullopt;
+}
+
+static std::optional<double> numberField(const Json &Value, const char *Path) {
+  const Json *Field = findField(Value, Path);
+  if (Field && Field->is_number())
+    return Field->get<double>();
+  return std::nullopt;
+}
+
+static std::vector<std::string> stringList(const Json &Value,
+                                           const char *Path) {
+  std::vector<std::string> Items;
+  if (const Json *List = findField(Value, Path); List && List->is_array())
+    for (const Json &Item : *List)
+      if (Item.is_string())
+        Items.push_back(Item.get<std::string>());
+  return Items;
+}
+
+/// The RL signal, the review flags and the cost that a record carries.
+static void readSignalAndCost(const Json &Value, KernelSample &K) {
+  K.Timed = findField(Value, "bench") ||
+            numberField(Value, field::RewardSpeedup).has_value();
+  if (auto Score = numberField(Value, field::RewardScore))
+    K.Score = *Score;
+  K.Return = numberField(Value, field::RewardReturn);
+  K.Advantage = numberField(Value, "grpo.advantage");
+  K.Group = stringField(Value, "grpo.group").value_or("");
+  K.ReviewFlags = stringList(Value, field::BenchFlags);
+  auto Build = numberField(Value, "build.seconds");
+  auto Ahead = numberField(Value, "build_ahead.seconds");
+  if (Build || Ahead)
+    K.Seconds.Build = Build.value_or(0) + Ahead.value_or(0);
+  K.Seconds.Run = numberField(Value, "run.seconds.total");
+  K.Seconds.Bench = numberField(Value, "bench.seconds.total");
+  K.Device = stringField(Value, "device").value_or("");
+}
+
+/// What the drill-down shows of a record's kernel K.
+static KernelDetails readKernelDetails(const Json &Value,
+                                       const KernelSample &K) {
+  KernelDetails D;
+  D.Id = stringField(Value, "id").value_or("");
+  if (auto Code = stringField(Value, "code"))
+    D.Code = *Code;
+  else if (auto Path = stringField(Value, "candidate_path"))
+    D.Code = fs::readFileOrEmpty(*Path);
+  else
+    D.Response = stringField(Value, "response").value_or("");
+  D.Outcome = K.Correct ? "correct" : K.Failure;
+  for (const char *Path :
+       {field::ParseProblem, field::RunMessage, "bench.message"})
+    if (auto Message = stringField(Value, Path); Message && !Message->empty())
+      D.Message = *Message;
+  D.Feedback = stringField(Value, "feedback").value_or("");
+  if (const Json *Findings = findField(Value, field::CheckFindings);
+      Findings && Findings->is_array())
+    for (const Json &F : *Findings) {
+      KernelDetails::Finding Entry;
+      Entry.Rule = stringField(F, "rule").value_or("");
+      Entry.Severity = stringField(F, "severity").value_or("");
+      Entry.Message = stringField(F, "message").value_or("");
+      if (const Json *Line = findField(F, "line");
+          Line && Line->is_number_integer())
+        Entry.Line = Line->get<int64_t>();
+      D.Findings.push_back(std::move(Entry));
+    }
+  return D;
 }
 
 Expected<KernelSample>
@@ -69,6 +139,7 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
     KernelScore S = scoreKernel(*Result, Opts.Score);
     K.Correct = S.Correct;
     K.Speedup = S.Speedup;
+    K.Score = S.Score;
     ParseFailed = Result->ParseFailed;
     CheckFailed = Result->CheckFailed;
   }
@@ -106,6 +177,7 @@ readKernelSample(const Record &R, const ReportOptions &Opts, int64_t Ordinal) {
            Ids && Ids->is_array())
     K.CompletionTokens = static_cast<int64_t>(Ids->size());
   K.FinishReason = stringField(R.Value, "finish_reason");
+  readSignalAndCost(R.Value, K);
   return K;
 }
 
@@ -132,6 +204,7 @@ readRunSamples(const std::vector<std::string> &Paths, const ReportOptions &Opts,
                std::vector<Error> &Warnings) {
   std::vector<KernelSample> Samples;
   std::unordered_map<std::string, int64_t> Ordinals;
+  std::set<std::pair<std::string, int64_t>> Detailed;
   auto Add = [&](const Record &R) -> Error {
     const Json *Task = findField(R.Value, "task_id");
     int64_t Ordinal =
@@ -139,6 +212,13 @@ readRunSamples(const std::vector<std::string> &Paths, const ReportOptions &Opts,
     auto K = readKernelSample(R, Opts, Ordinal);
     if (!K)
       return K.error();
+    std::pair<std::string, int64_t> Trajectory{K->TaskId, K->Trajectory};
+    if (Detailed.count(Trajectory) ||
+        Detailed.size() < Opts.DetailTrajectories) {
+      Detailed.insert(Trajectory);
+      K->Details =
+          std::make_shared<const KernelDetails>(readKernelDetails(R.Value, *K));
+    }
     Samples.push_back(std::move(*K));
     return Error::success();
   };
@@ -178,7 +258,53 @@ readRunSamples(const std::vector<std::string> &Paths, const ReportOptions &Opts,
     if (Error Err = ReadAll(In, Input->name(), LastLine))
       return Err;
   }
+  deriveSignals(Samples);
   return Samples;
+}
+
+/// The kernels of each trajectory, in turn order, keyed by task and index.
+using TrajectoryIndex =
+    std::map<std::pair<std::string, int64_t>, std::vector<KernelSample *>>;
+
+void deriveSignals(std::vector<KernelSample> &Samples) {
+  TrajectoryIndex Trajectories;
+  for (KernelSample &K : Samples)
+    Trajectories[{K.TaskId, K.Trajectory}].push_back(&K);
+  RewardOptions Defaults;
+  for (auto &[Key, Kernels] : Trajectories) {
+    std::stable_sort(Kernels.begin(), Kernels.end(),
+                     [](const KernelSample *A, const KernelSample *B) {
+                       return A->Turn < B->Turn;
+                     });
+    std::vector<double> Scores;
+    for (const KernelSample *K : Kernels)
+      Scores.push_back(K->Score);
+    std::vector<double> Returns =
+        discountedReturns(Scores, Defaults.Mode, Defaults.Gamma);
+    for (size_t I = 0; I < Kernels.size(); ++I)
+      if (!Kernels[I]->Return)
+        Kernels[I]->Return = Returns[I];
+  }
+  std::map<std::string, std::vector<KernelSample *>> Groups;
+  for (KernelSample &K : Samples)
+    Groups[K.Group.empty() ? K.TaskId : K.Group].push_back(&K);
+  for (auto &[Name, Members] : Groups) {
+    std::vector<double> Returns;
+    for (const KernelSample *K : Members)
+      Returns.push_back(*K->Return);
+    GroupStats Stats;
+    std::vector<double> Advantages =
+        groupAdvantages(Returns, AdvantageOptions(), Stats);
+    for (size_t I = 0; I < Members.size(); ++I)
+      if (!Members[I]->Advantage)
+        Members[I]->Advantage = Advantages[I];
+  }
+}
+
+std::string taskLevel(const std::string &TaskId) {
+  size_t Slash = TaskId.find('/');
+  return Slash == std::string::npos || Slash == 0 ? "(none)"
+                                                  : TaskId.substr(0, Slash);
 }
 
 double passAtK(size_t N, size_t C, size_t K) {
@@ -302,6 +428,193 @@ StabilitySignals stability(const std::vector<KernelSample> &Samples) {
 
 } // namespace
 
+namespace {
+
+/// Per-turn sums over all trajectories, slot t-1 for turn t.
+struct TurnSums {
+  explicit TurnSums(int64_t MaxTurn)
+      : Kernels(static_cast<size_t>(MaxTurn)),
+        Correct(static_cast<size_t>(MaxTurn)),
+        CorrectSoFar(static_cast<size_t>(MaxTurn)),
+        BestSoFar(static_cast<size_t>(MaxTurn)) {}
+  std::vector<size_t> Kernels, Correct, CorrectSoFar;
+  std::vector<double> BestSoFar;
+  size_t Trajectories = 0;
+};
+
+/// Walks a trajectory's turns (sorted), adding to Sums; sets its
+/// correctness and performance.
+void walkTrajectory(TrajectoryView &Traj, TurnSums &Sums) {
+  bool Correct = false;
+  double Best = 0;
+  size_t Next = 0;
+  ++Sums.Trajectories;
+  for (size_t Slot = 0; Slot < Sums.Kernels.size(); ++Slot) {
+    int64_t Turn = static_cast<int64_t>(Slot) + 1;
+    for (; Next < Traj.ByTurn.size() && Traj.ByTurn[Next]->Turn == Turn;
+         ++Next) {
+      const KernelSample &K = *Traj.ByTurn[Next];
+      ++Sums.Kernels[Slot];
+      if (!K.Correct)
+        continue;
+      ++Sums.Correct[Slot];
+      Correct = true;
+      if (K.Speedup)
+        Best = std::max(Best, *K.Speedup);
+    }
+    Sums.CorrectSoFar[Slot] += Correct;
+    Sums.BestSoFar[Slot] += Best;
+  }
+  Traj.Correct = Correct;
+  Traj.Performance = Best;
+}
+
+/// The metrics of one task over its trajectories.
+TaskMetrics measureTask(const std::string &Id,
+                        std::map<int64_t, TrajectoryView> &Trajectories,
+                        const ReportOptions &Opts, TurnSums &Sums,
+                        std::vector<double> &CorrectSpeedups) {
+  TaskMetrics T;
+  T.TaskId = Id;
+  T.BestFast.assign(Opts.FastP.size(), 0.0);
+  T.AvgFast.assign(Opts.FastP.size(), 0.0);
+  size_t CorrectTrajectories = 0;
+  for (auto &[Index, Traj] : Trajectories) {
+    std::sort(Traj.ByTurn.begin(), Traj.ByTurn.end(),
+              [](const KernelSample *A, const KernelSample *B) {
+                return A->Turn < B->Turn;
+              });
+    T.Kernels += Traj.ByTurn.size();
+    walkTrajectory(Traj, Sums);
+    bool Correct = Traj.Correct;
+    double Best = Traj.Performance;
+    CorrectTrajectories += Correct;
+    T.AvgCorrect += Correct;
+    T.BestCorrect = std::max(T.BestCorrect, Correct ? 1.0 : 0.0);
+    T.AvgSpeedup += Best;
+    T.BestSpeedup = std::max(T.BestSpeedup, Best);
+    if (Correct)
+      CorrectSpeedups.push_back(Best);
+    for (size_t I = 0; I < Opts.FastP.size(); ++I) {
+      bool Fast = Correct && Best >= Opts.FastP[I];
+      T.AvgFast[I] += Fast;
+      T.BestFast[I] = std::max(T.BestFast[I], Fast ? 1.0 : 0.0);
+    }
+  }
+  T.Trajectories = Trajectories.size();
+  double N = static_cast<double>(T.Trajectories);
+  T.AvgCorrect /= N;
+  T.AvgSpeedup /= N;
+  for (double &F : T.AvgFast)
+    F /= N;
+  for (unsigned K : Opts.PassK)
+    T.PassAtK.push_back(K >= 1 && K <= T.Trajectories
+                            ? std::optional<double>(passAtK(
+                                  T.Trajectories, CorrectTrajectories, K))
+                            : std::nullopt);
+  return T;
+}
+
+std::vector<TurnPoint> turnCurve(const TurnSums &Sums) {
+  std::vector<TurnPoint> Turns;
+  for (size_t Slot = 0; Slot < Sums.Kernels.size(); ++Slot) {
+    TurnPoint Point;
+    Point.Turn = static_cast<int64_t>(Slot) + 1;
+    Point.Kernels = Sums.Kernels[Slot];
+    if (Point.Kernels)
+      Point.CorrectRate =
+          static_cast<double>(Sums.Correct[Slot]) / Point.Kernels;
+    if (Sums.Trajectories) {
+      Point.CorrectSoFar =
+          static_cast<double>(Sums.CorrectSoFar[Slot]) / Sums.Trajectories;
+      Point.MeanBestSpeedup = Sums.BestSoFar[Slot] / Sums.Trajectories;
+    }
+    Turns.push_back(Point);
+  }
+  return Turns;
+}
+
+/// S, R and A of every kernel; a group (`grpo.group`, else the task) has
+/// zero variance when all of its returns are equal.
+RLSignal rlSignal(const std::vector<KernelSample> &Samples) {
+  RLSignal Signal;
+  std::map<std::string, std::pair<double, bool>> Groups; // first R, all equal
+  for (const KernelSample &K : Samples) {
+    double Return = K.Return.value_or(K.Score);
+    Signal.Scores.push_back(K.Score);
+    Signal.Returns.push_back(Return);
+    Signal.Advantages.push_back(K.Advantage.value_or(0));
+    auto [It, Inserted] =
+        Groups.try_emplace(K.Group.empty() ? K.TaskId : K.Group, Return, true);
+    if (!Inserted)
+      It->second.second = It->second.second && It->second.first == Return;
+  }
+  Signal.Groups = Groups.size();
+  for (const auto &[Name, Group] : Groups)
+    Signal.ZeroVarianceGroups += Group.second;
+  return Signal;
+}
+
+std::vector<StageCost> stageCosts(const std::vector<KernelSample> &Samples) {
+  std::vector<StageCost> Costs = {{"build"}, {"run"}, {"bench"}};
+  auto Add = [](StageCost &Cost, const std::optional<double> &Seconds) {
+    if (!Seconds)
+      return;
+    ++Cost.Kernels;
+    Cost.Seconds += *Seconds;
+    Cost.MaxSeconds = std::max(Cost.MaxSeconds, *Seconds);
+  };
+  for (const KernelSample &K : Samples) {
+    Add(Costs[0], K.Seconds.Build);
+    Add(Costs[1], K.Seconds.Run);
+    Add(Costs[2], K.Seconds.Bench);
+  }
+  return Costs;
+}
+
+} // namespace
+
+TaskMetrics meanOverTasks(const std::string &Name,
+                          const std::vector<const TaskMetrics *> &Tasks,
+                          const ReportOptions &Opts) {
+  TaskMetrics O;
+  O.TaskId = Name;
+  size_t P = Opts.FastP.size();
+  O.BestFast.assign(P, 0.0);
+  O.AvgFast.assign(P, 0.0);
+  for (const TaskMetrics *T : Tasks) {
+    O.Trajectories += T->Trajectories;
+    O.Kernels += T->Kernels;
+    O.BestCorrect += T->BestCorrect;
+    O.AvgCorrect += T->AvgCorrect;
+    O.BestSpeedup += T->BestSpeedup;
+    O.AvgSpeedup += T->AvgSpeedup;
+    for (size_t I = 0; I < P; ++I) {
+      O.BestFast[I] += T->BestFast[I];
+      O.AvgFast[I] += T->AvgFast[I];
+    }
+  }
+  if (!Tasks.empty()) {
+    double N = static_cast<double>(Tasks.size());
+    for (double *V :
+         {&O.BestCorrect, &O.AvgCorrect, &O.BestSpeedup, &O.AvgSpeedup})
+      *V /= N;
+    for (size_t I = 0; I < P; ++I) {
+      O.BestFast[I] /= N;
+      O.AvgFast[I] /= N;
+    }
+  }
+  for (size_t I = 0; I < Opts.PassK.size(); ++I) {
+    std::vector<double> Values;
+    for (const TaskMetrics *T : Tasks)
+      if (I < T->PassAtK.size() && T->PassAtK[I])
+        Values.push_back(*T->PassAtK[I]);
+    O.PassAtK.push_back(Values.empty() ? std::nullopt
+                                       : std::optional<double>(mean(Values)));
+  }
+  return O;
+}
+
 RunReport computeReport(const std::vector<KernelSample> &Samples,
                         const ReportOptions &Opts) {
   RunReport Report;
@@ -316,135 +629,38 @@ RunReport computeReport(const std::vector<KernelSample> &Samples,
       TaskOrder.push_back(K.TaskId);
     It->second[K.Trajectory].ByTurn.push_back(&K);
     MaxTurn = std::max(MaxTurn, K.Turn);
+    Report.Timed = Report.Timed || K.Timed;
     if (!K.Correct)
       ++Report.Failures[K.Failure];
     for (const std::string &Rule : K.Rules)
       ++Report.Rules[Rule];
+    if (!K.ReviewFlags.empty())
+      Report.Flagged.push_back(
+          {K.TaskId, K.Trajectory, K.Turn, K.ReviewFlags, K.Speedup});
   }
 
-  size_t P = Opts.FastP.size(), KCount = Opts.PassK.size();
-  std::vector<double> Zero(P, 0.0);
-  std::vector<std::vector<double>> PassSums(KCount);
-  std::vector<double> SoFarSpeedup(static_cast<size_t>(MaxTurn), 0.0);
-  std::vector<size_t> TurnKernels(static_cast<size_t>(MaxTurn), 0),
-      TurnCorrect(static_cast<size_t>(MaxTurn), 0);
-  std::vector<size_t> SoFarCount(static_cast<size_t>(MaxTurn), 0);
-  size_t TrajectoryCount = 0;
+  TurnSums Sums(MaxTurn);
+  for (const std::string &Id : TaskOrder)
+    Report.Tasks.push_back(
+        measureTask(Id, Tasks[Id], Opts, Sums, Report.CorrectSpeedups));
 
-  for (const std::string &Id : TaskOrder) {
-    TaskMetrics T;
-    T.TaskId = Id;
-    T.BestFast = Zero;
-    T.AvgFast = Zero;
-    size_t CorrectTrajectories = 0;
-    for (auto &[Index, Traj] : Tasks[Id]) {
-      std::sort(Traj.ByTurn.begin(), Traj.ByTurn.end(),
-                [](const KernelSample *A, const KernelSample *B) {
-                  return A->Turn < B->Turn;
-                });
-      ++TrajectoryCount;
-      T.Kernels += Traj.ByTurn.size();
-      // Walk the turns, tracking correctness and the best speedup so far.
-      bool Correct = false;
-      double Best = 0;
-      size_t Next = 0;
-      for (int64_t Turn = 1; Turn <= MaxTurn; ++Turn) {
-        size_t Slot = static_cast<size_t>(Turn - 1);
-        for (; Next < Traj.ByTurn.size() && Traj.ByTurn[Next]->Turn == Turn;
-             ++Next) {
-          const KernelSample &K = *Traj.ByTurn[Next];
-          ++TurnKernels[Slot];
-          if (!K.Correct)
-            continue;
-          ++TurnCorrect[Slot];
-          Correct = true;
-          if (K.Speedup)
-            Best = std::max(Best, *K.Speedup);
-        }
-        SoFarCount[Slot] += Correct;
-        SoFarSpeedup[Slot] += Best;
-      }
-      Traj.Correct = Correct;
-      Traj.Performance = Best;
-      CorrectTrajectories += Correct;
-      T.AvgCorrect += Correct;
-      T.BestCorrect = std::max(T.BestCorrect, Correct ? 1.0 : 0.0);
-      T.AvgSpeedup += Best;
-      T.BestSpeedup = std::max(T.BestSpeedup, Best);
-      if (Correct)
-        Report.CorrectSpeedups.push_back(Best);
-      for (size_t I = 0; I < P; ++I) {
-        bool Fast = Correct && Best >= Opts.FastP[I];
-        T.AvgFast[I] += Fast;
-        T.BestFast[I] = std::max(T.BestFast[I], Fast ? 1.0 : 0.0);
-      }
-    }
-    T.Trajectories = Tasks[Id].size();
-    double N = static_cast<double>(T.Trajectories);
-    T.AvgCorrect /= N;
-    T.AvgSpeedup /= N;
-    for (double &F : T.AvgFast)
-      F /= N;
-    for (size_t I = 0; I < KCount; ++I) {
-      unsigned K = Opts.PassK[I];
-      if (K >= 1 && K <= T.Trajectories) {
-        T.PassAtK.push_back(passAtK(T.Trajectories, CorrectTrajectories, K));
-        PassSums[I].push_back(*T.PassAtK.back());
-      } else {
-        T.PassAtK.push_back(std::nullopt);
-      }
-    }
-    Report.Tasks.push_back(std::move(T));
-  }
-
-  TaskMetrics &O = Report.Overall;
-  O.TaskId = "(all tasks)";
-  O.BestFast = Zero;
-  O.AvgFast = Zero;
+  std::vector<const TaskMetrics *> All;
+  std::vector<std::string> LevelOrder;
+  std::map<std::string, std::vector<const TaskMetrics *>> ByLevel;
   for (const TaskMetrics &T : Report.Tasks) {
-    O.Trajectories += T.Trajectories;
-    O.Kernels += T.Kernels;
-    O.BestCorrect += T.BestCorrect;
-    O.AvgCorrect += T.AvgCorrect;
-    O.BestSpeedup += T.BestSpeedup;
-    O.AvgSpeedup += T.AvgSpeedup;
-    for (size_t I = 0; I < P; ++I) {
-      O.BestFast[I] += T.BestFast[I];
-      O.AvgFast[I] += T.AvgFast[I];
-    }
+    All.push_back(&T);
+    auto &Members = ByLevel[taskLevel(T.TaskId)];
+    if (Members.empty())
+      LevelOrder.push_back(taskLevel(T.TaskId));
+    Members.push_back(&T);
   }
-  if (!Report.Tasks.empty()) {
-    double N = static_cast<double>(Report.Tasks.size());
-    O.BestCorrect /= N;
-    O.AvgCorrect /= N;
-    O.BestSpeedup /= N;
-    O.AvgSpeedup /= N;
-    for (size_t I = 0; I < P; ++I) {
-      O.BestFast[I] /= N;
-      O.AvgFast[I] /= N;
-    }
-  }
-  for (size_t I = 0; I < KCount; ++I)
-    O.PassAtK.push_back(PassSums[I].empty()
-                            ? std::nullopt
-                            : std::optional<double>(mean(PassSums[I])));
-
-  for (int64_t Turn = 1; Turn <= MaxTurn; ++Turn) {
-    size_t Slot = static_cast<size_t>(Turn - 1);
-    TurnPoint Point;
-    Point.Turn = Turn;
-    Point.Kernels = TurnKernels[Slot];
-    if (Point.Kernels)
-      Point.CorrectRate =
-          static_cast<double>(TurnCorrect[Slot]) / Point.Kernels;
-    if (TrajectoryCount) {
-      Point.CorrectSoFar =
-          static_cast<double>(SoFarCount[Slot]) / TrajectoryCount;
-      Point.MeanBestSpeedup = SoFarSpeedup[Slot] / TrajectoryCount;
-    }
-    Report.Turns.push_back(Point);
-  }
+  Report.Overall = meanOverTasks("(all tasks)", All, Opts);
+  for (const std::string &Level : LevelOrder)
+    Report.Levels.push_back(meanOverTasks(Level, ByLevel[Level], Opts));
+  Report.Turns = turnCurve(Sums);
   Report.Stability = stability(Samples);
+  Report.Signal = rlSignal(Samples);
+  Report.Costs = stageCosts(Samples);
   return Report;
 }
 

@@ -3,33 +3,17 @@
 // Fixed-width tables for the terminal and the JSON form of a RunReport.
 //
 //===----------------------------------------------------------------------===//
+#include "Formatting.h"
 #include "kevin/Report/Format.h"
 #include "kevin/Reward/Reward.h"
 
-#include <cstdio>
 #include <sstream>
 
 namespace kevin {
 
+using namespace report;
+
 namespace {
-
-/// V with Digits decimals, rounded from its 15-digit form so that a mean of
-/// 0.775 computed as 0.7749999999999999 still shows as 0.78.
-std::string fixed(double V, int Digits) {
-  char Buffer[64];
-  std::snprintf(Buffer, sizeof(Buffer), "%.*f", Digits, roundForOutput(V));
-  return Buffer;
-}
-
-std::string percent(double V) { return fixed(100 * V, 1) + "%"; }
-std::string times(double V) { return fixed(V, 2) + "x"; }
-
-/// The shortest text of a threshold or k (0.5, 1, 1.5).
-std::string label(double V) {
-  std::ostringstream Out;
-  Out << V;
-  return Out.str();
-}
 
 std::string pad(const std::string &S, size_t Width, bool Right = false) {
   if (S.size() >= Width)
@@ -46,19 +30,24 @@ Json optionalNumber(const std::optional<double> &V) {
   return V ? number(*V) : Json(nullptr);
 }
 
-Json taskJson(const TaskMetrics &T, const ReportOptions &Opts) {
+/// A speedup-derived value: null when the run was never timed.
+Json timedNumber(double V, bool Timed) {
+  return Timed ? number(V) : Json(nullptr);
+}
+
+Json taskJson(const TaskMetrics &T, bool Timed, const ReportOptions &Opts) {
   Json J = Json::object();
   J["task_id"] = T.TaskId;
   J["trajectories"] = T.Trajectories;
   J["kernels"] = T.Kernels;
   J["correct"] = {{"best", number(T.BestCorrect)},
                   {"avg", number(T.AvgCorrect)}};
-  J["speedup"] = {{"best", number(T.BestSpeedup)},
-                  {"avg", number(T.AvgSpeedup)}};
+  J["speedup"] = {{"best", timedNumber(T.BestSpeedup, Timed)},
+                  {"avg", timedNumber(T.AvgSpeedup, Timed)}};
   Json Fast = Json::object();
   for (size_t I = 0; I < Opts.FastP.size(); ++I)
-    Fast[label(Opts.FastP[I])] = {{"best", number(T.BestFast[I])},
-                                  {"avg", number(T.AvgFast[I])}};
+    Fast[label(Opts.FastP[I])] = {{"best", timedNumber(T.BestFast[I], Timed)},
+                                  {"avg", timedNumber(T.AvgFast[I], Timed)}};
   J["fast_p"] = std::move(Fast);
   Json Pass = Json::object();
   for (size_t I = 0; I < Opts.PassK.size(); ++I)
@@ -67,28 +56,84 @@ Json taskJson(const TaskMetrics &T, const ReportOptions &Opts) {
   return J;
 }
 
+Json signalJson(const RunReport &Report) {
+  const RLSignal &S = Report.Signal;
+  auto Values = [](const std::vector<double> &V) {
+    Json List = Json::array();
+    for (double X : V)
+      List.push_back(number(X));
+    return List;
+  };
+  return {{"groups", S.Groups},
+          {"zero_variance_groups", S.ZeroVarianceGroups},
+          {"zero_variance_share", number(S.zeroVarianceShare())},
+          {"score", Values(S.Scores)},
+          {"return", Values(S.Returns)},
+          {"advantage", Values(S.Advantages)}};
+}
+
+Json costJson(const RunReport &Report) {
+  Json Costs = Json::object();
+  for (const StageCost &C : Report.Costs)
+    Costs[C.Stage] = {{"kernels", C.Kernels},
+                      {"seconds", number(C.Seconds)},
+                      {"max_seconds", number(C.MaxSeconds)}};
+  return Costs;
+}
+
+Json flaggedJson(const RunReport &Report) {
+  Json Flagged = Json::array();
+  for (const FlaggedKernel &F : Report.Flagged)
+    Flagged.push_back(
+        {{"task_id", F.TaskId},
+         {"trajectory", F.Trajectory},
+         {"turn", F.Turn},
+         {"flags", F.Flags},
+         {"speedup", F.Speedup ? number(*F.Speedup) : Json(nullptr)}});
+  return Flagged;
+}
+
 } // namespace
+
+Json runInfoToJson(const RunInfo &Info) {
+  Json Settings = Json::object();
+  for (const auto &[Label, Value] : Info.Settings)
+    Settings[Label] = Value;
+  return {{"name", Info.Name}, {"settings", std::move(Settings)}};
+}
 
 Json reportToJson(const RunReport &Report, const ReportOptions &Opts) {
   Json J = Json::object();
   J["records"] = Report.Records;
-  J["overall"] = taskJson(Report.Overall, Opts);
+  J["timed"] = Report.Timed;
+  J["overall"] = taskJson(Report.Overall, Report.Timed, Opts);
   J["overall"].erase("task_id");
   J["overall"]["tasks"] = Report.Tasks.size();
   Json Tasks = Json::array();
   for (const TaskMetrics &T : Report.Tasks)
-    Tasks.push_back(taskJson(T, Opts));
+    Tasks.push_back(taskJson(T, Report.Timed, Opts));
   J["tasks"] = std::move(Tasks);
+  Json Levels = Json::array();
+  for (const TaskMetrics &L : Report.Levels) {
+    Levels.push_back(taskJson(L, Report.Timed, Opts));
+    Levels.back()["level"] = Levels.back()["task_id"];
+    Levels.back().erase("task_id");
+  }
+  J["levels"] = std::move(Levels);
   Json Turns = Json::array();
   for (const TurnPoint &P : Report.Turns)
-    Turns.push_back({{"turn", P.Turn},
-                     {"kernels", P.Kernels},
-                     {"correct_rate", number(P.CorrectRate)},
-                     {"correct_so_far", number(P.CorrectSoFar)},
-                     {"mean_best_speedup", number(P.MeanBestSpeedup)}});
+    Turns.push_back(
+        {{"turn", P.Turn},
+         {"kernels", P.Kernels},
+         {"correct_rate", number(P.CorrectRate)},
+         {"correct_so_far", number(P.CorrectSoFar)},
+         {"mean_best_speedup", timedNumber(P.MeanBestSpeedup, Report.Timed)}});
   J["turns"] = std::move(Turns);
   J["failures"] = Json(Report.Failures);
   J["rules"] = Json(Report.Rules);
+  J["signal"] = signalJson(Report);
+  J["cost"] = costJson(Report);
+  J["flagged"] = flaggedJson(Report);
   const StabilitySignals &S = Report.Stability;
   J["stability"] = {
       {"responses", S.Responses},
@@ -123,19 +168,9 @@ std::string formatReportText(const RunReport &Report,
     return Out.str();
 
   Out << "\noverall (mean over tasks)   best@k    avg@k\n";
-  auto Row = [&](const std::string &Name, const std::string &Best,
-                 const std::string &Avg) {
-    Out << "  " << pad(Name, 24) << pad(Best, 9, true) << pad(Avg, 9, true)
-        << "\n";
-  };
-  Row("correct", percent(O.BestCorrect), percent(O.AvgCorrect));
-  Row("speedup", times(O.BestSpeedup), times(O.AvgSpeedup));
-  for (size_t I = 0; I < Opts.FastP.size(); ++I)
-    Row("fast_" + label(Opts.FastP[I]), percent(O.BestFast[I]),
-        percent(O.AvgFast[I]));
-  for (size_t I = 0; I < Opts.PassK.size(); ++I)
-    if (O.PassAtK[I])
-      Row("pass@" + std::to_string(Opts.PassK[I]), percent(*O.PassAtK[I]), "");
+  for (const MetricRow &Row : metricRows(O, Report.Timed, Opts))
+    Out << "  " << pad(Row.Name, 24) << pad(Row.Best, 9, true)
+        << pad(Row.Avg, 9, true) << "\n";
 
   Out << "\nper task                          traj  kernels  correct (best/avg)"
          "  speedup (best/avg)\n";
@@ -144,8 +179,12 @@ std::string formatReportText(const RunReport &Report,
         << pad(std::to_string(T.Trajectories), 4, true)
         << pad(std::to_string(T.Kernels), 9, true)
         << pad(percent(T.BestCorrect) + " / " + percent(T.AvgCorrect), 20, true)
-        << pad(times(T.BestSpeedup) + " / " + times(T.AvgSpeedup), 20, true)
+        << pad(speedupText(T.BestSpeedup, Report.Timed) + " / " +
+                   speedupText(T.AvgSpeedup, Report.Timed),
+               20, true)
         << "\n";
+  if (hasLevels(Report))
+    Out << "\nper level (mean over its tasks)\n" << levelTable(Report).text();
 
   Out << "\nper turn   kernels  correct  correct so far  mean best speedup\n";
   for (const TurnPoint &P : Report.Turns)
@@ -153,7 +192,7 @@ std::string formatReportText(const RunReport &Report,
         << pad(std::to_string(P.Kernels), 8, true)
         << pad(percent(P.CorrectRate), 9, true)
         << pad(percent(P.CorrectSoFar), 16, true)
-        << pad(times(P.MeanBestSpeedup), 19, true) << "\n";
+        << pad(speedupText(P.MeanBestSpeedup, Report.Timed), 19, true) << "\n";
 
   if (!Report.Failures.empty()) {
     Out << "\nfailures by stage\n";
@@ -167,6 +206,15 @@ std::string formatReportText(const RunReport &Report,
       Out << "  " << pad(Rule, 32) << pad(std::to_string(Count), 6, true)
           << "\n";
   }
+  Out << "\nrl signal (" << Report.Signal.Scores.size() << " kernels)\n"
+      << signalTable(Report).text() << "  zero-variance groups "
+      << Report.Signal.ZeroVarianceGroups << " of " << Report.Signal.Groups
+      << " (" << percent(Report.Signal.zeroVarianceShare()) << ")\n";
+  if (Table Cost = costTable(Report); !Cost.Rows.empty())
+    Out << "\ncost by stage\n" << Cost.text();
+  if (!Report.Flagged.empty())
+    Out << "\nlook at these (kevin-bench review flags)\n"
+        << flaggedTable(Report).text();
   const StabilitySignals &S = Report.Stability;
   if (S.Responses || S.WithTokens) {
     Out << "\nstability (" << S.Responses << " responses)\n";
@@ -187,6 +235,45 @@ std::string formatReportText(const RunReport &Report,
           << "\n";
   }
   return Out.str();
+}
+
+std::string formatComparisonText(const RunComparison &C, const RunInfo &A,
+                                 const RunInfo &B) {
+  std::ostringstream Out;
+  Out << "kevin report: A = " << A.Name << " (" << A.RecordPath
+      << "), B = " << B.Name << " (" << B.RecordPath << "); deltas are B - A\n"
+      << "\noverall (mean over tasks)\n"
+      << comparisonTable(C.Overall).text();
+  if (!C.Levels.empty())
+    Out << "\nper level\n" << comparisonByTask(C.Levels, "level").text();
+  Out << "\nper task\n" << comparisonByTask(C.Tasks, "task").text();
+  return Out.str();
+}
+
+Json comparisonToJson(const RunComparison &C, const RunInfo &A,
+                      const RunInfo &B) {
+  auto Optional = [](const std::optional<double> &V) {
+    return V ? Json(roundForOutput(*V)) : Json(nullptr);
+  };
+  auto Pairs = [&](const std::vector<MetricPair> &List) {
+    Json Out = Json::object();
+    for (const MetricPair &P : List)
+      Out[P.Name] = {{"a", Optional(P.A)},
+                     {"b", Optional(P.B)},
+                     {"delta", Optional(P.delta())}};
+    return Out;
+  };
+  auto ByName = [&](const std::vector<TaskComparison> &List, const char *Key) {
+    Json Out = Json::array();
+    for (const TaskComparison &T : List)
+      Out.push_back({{Key, T.TaskId}, {"metrics", Pairs(T.Metrics)}});
+    return Out;
+  };
+  return {{"a", runInfoToJson(A)},
+          {"b", runInfoToJson(B)},
+          {"overall", Pairs(C.Overall)},
+          {"levels", ByName(C.Levels, "level")},
+          {"tasks", ByName(C.Tasks, "task_id")}};
 }
 
 } // namespace kevin

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/EvalBatch.h"
+#include "kevin/Rollout/StageProgress.h"
 #include "kevin/Support/Progress.h"
-#include "kevin/Support/RecordFields.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -185,21 +185,6 @@ Expected<std::set<std::string>> readFinishedIds(const std::string &Path) {
   return Finished;
 }
 
-/// The outcome a record is counted under in the summary: the run's, else
-/// the failed build's, else the check's or the response's failure.
-std::string outcomeOf(const Json &Record) {
-  if (std::string Run = fieldString(Record, field::RunOutcome); !Run.empty())
-    return Run;
-  std::string Build = fieldString(Record, field::BuildOutcome);
-  if (fieldIsFalse(Record, field::BuildOk) && !Build.empty())
-    return Build;
-  if (fieldIsFalse(Record, field::CheckOk))
-    return "check-failed";
-  if (fieldIsFalse(Record, field::ParseOk))
-    return "format-error";
-  return "unknown";
-}
-
 /// A stage's failure that is about the candidate's task (its reference
 /// failed: the task raises on import, say) rather than about kevin: the
 /// message or its location names the task file.
@@ -231,9 +216,7 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
   if (!Log)
     return Log.error();
 
-  Progress Bar("eval", Todo.size());
-  if (!O.ShowProgress)
-    Bar.finish();
+  Progress Bar("eval", Todo.size(), stderrProgress(!O.ShowProgress));
   // Records are appended as they finish; the first failure of kevin's own
   // is reported once every other record is done.
   std::mutex Guard;
@@ -247,11 +230,13 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
       return;
     }
     ++Summary.Evaluated;
-    ++Summary.Outcomes[outcomeOf(Done)];
-    Bar.advance(1, Done.value("id", std::string()));
+    std::string Outcome = evaluationOutcome(Done);
+    ++Summary.Outcomes[Outcome];
+    Bar.finished(progressName(Done), finishedSummary(Done, Outcome));
   };
   {
-    StageScheduler Scheduler(Runner, O.Scheduling);
+    StageProgress Tracked(Runner, Bar);
+    StageScheduler Scheduler(Tracked, O.Scheduling);
     for (const Json *C : Todo) {
       // A candidate that answers no task is recorded as it is.
       if (C->contains("run")) {
@@ -267,6 +252,8 @@ Expected<EvalSummary> runEval(const std::vector<Json> &Candidates,
           if (!Failed)
             FirstError = Done.error();
           Failed = true;
+          // Reported in full once the batch is done.
+          Bar.finished(progressName(*C), "not evaluated: kevin failed");
           return;
         }
         Json Record = *C;

@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Rollout/Rollout.h"
+#include "kevin/Rollout/Turn.h"
 #include "kevin/Support/Progress.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Task/ModelResponse.h"
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -62,35 +62,6 @@ findTasks(const std::string &Dir, const std::vector<std::string> &Only) {
 
 namespace {
 
-/// A counting semaphore (C++17 has none).
-class Slots {
-public:
-  explicit Slots(int N) : Free(std::max(1, N)) {}
-  void acquire() {
-    std::unique_lock<std::mutex> Lock(M);
-    CV.wait(Lock, [&] { return Free > 0; });
-    --Free;
-  }
-  void release() {
-    {
-      std::lock_guard<std::mutex> Lock(M);
-      ++Free;
-    }
-    CV.notify_one();
-  }
-
-private:
-  std::mutex M;
-  std::condition_variable CV;
-  int Free;
-};
-
-struct SlotGuard {
-  explicit SlotGuard(Slots &S) : S(S) { S.acquire(); }
-  ~SlotGuard() { S.release(); }
-  Slots &S;
-};
-
 Expected<std::string> readFile(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   if (!In)
@@ -101,57 +72,10 @@ Expected<std::string> readFile(const std::string &Path) {
 }
 
 /// What a resume must match, so a rerun cannot silently change the run:
-/// the policy, every sampling setting and every evaluation stage.
-Json runIdentity(const RolloutOptions &O, const Policy &P) {
-  Json Tasks = Json::array();
-  for (const TaskFile &T : O.Tasks)
-    Tasks.push_back(T.Id);
-  Json Stages = Json::array();
-  for (const StageSpec &S : O.Stages) {
-    std::string Command = S.Tool;
-    for (const std::string &Arg : S.Args)
-      Command += " " + Arg;
-    Stages.push_back(Command);
-  }
-  return Json{{"schema_version", RecordSchemaVersion},
-              {"policy", P.describe()},
-              {"model", O.Model},
-              {"trajectories", O.Trajectories},
-              {"turns", O.Turns},
-              {"device", O.Device},
-              {"tasks", Tasks},
-              {"temperature", O.Temperature},
-              {"top_p", O.TopP},
-              {"max_tokens", O.MaxTokens},
-              {"logprobs", O.Logprobs},
-              {"context_budget_tokens", O.ContextBudgetTokens},
-              {"stages", Stages}};
-}
-
-Error checkOrWriteIdentity(const std::string &Path, const Json &Identity) {
-  std::error_code EC;
-  if (!fs::exists(Path, EC)) {
-    std::ofstream Out(Path);
-    Out << Identity.dump(2) << "\n";
-    if (!Out)
-      return Error::inFile(Path, "cannot write");
-    return Error::success();
-  }
-  auto Text = readFile(Path);
-  if (!Text)
-    return Text.error();
-  Json Previous = Json::parse(*Text, nullptr, false);
-  if (Previous.is_discarded() || !Previous.is_object())
-    return Error::inFile(Path, "not a run description; was it edited?");
-  for (const auto &[Key, Value] : Identity.items()) {
-    if (!Previous.contains(Key) || Previous[Key] != Value)
-      return Error::inFile(
-          Path, "this run was started with " + Key + " = " +
-                    (Previous.contains(Key) ? Previous[Key].dump() : "nothing") +
-                    ", now " + Value.dump() +
-                    "; resume with the same options or use a new run directory");
-  }
-  return Error::success();
+/// the policy, m and n, every sampling setting and every evaluation stage.
+Json rolloutIdentity(const RolloutOptions &O, const Policy &P) {
+  return runIdentity(O, P,
+                     Json{{"trajectories", O.Trajectories}, {"turns", O.Turns}});
 }
 
 /// Turn 1 has the same prompt in every trajectory of a task, so it is asked
@@ -196,7 +120,7 @@ Error prepareRunDirectory(const RolloutOptions &O, const Policy &ThePolicy) {
   if (EC)
     return Error::inFile(O.RunDir, EC.message());
   return checkOrWriteIdentity(O.RunDir + "/run.json",
-                              runIdentity(O, ThePolicy));
+                              rolloutIdentity(O, ThePolicy));
 }
 
 /// The turns already in the log, by task id and trajectory.
@@ -207,14 +131,11 @@ using FinishedTurns = std::map<std::pair<std::string, int>, std::vector<Json>>;
 /// Warnings.
 Expected<FinishedTurns> readFinishedTurns(const std::string &LogPath,
                                           std::vector<Error> &Warnings) {
-  FinishedTurns Done;
-  std::error_code EC;
-  if (!fs::exists(LogPath, EC))
-    return Done;
-  auto Log = readRecordLog(LogPath);
+  auto Log = readResumableLog(LogPath, Warnings);
   if (!Log)
     return Log.error();
-  for (Record &R : Log->Records) {
+  FinishedTurns Done;
+  for (Record &R : *Log) {
     if (Error E = checkRequiredFields(R, {{"task_id", JsonKind::String},
                                           {"trajectory", JsonKind::Integer},
                                           {"turn", JsonKind::Integer}}))
@@ -222,24 +143,6 @@ Expected<FinishedTurns> readFinishedTurns(const std::string &LogPath,
     Done[{R.Value["task_id"].get<std::string>(),
           R.Value["trajectory"].get<int>()}]
         .push_back(std::move(R.Value));
-  }
-  if (Log->DroppedTail) {
-    // Cut the torn line so new turns start on a line of their own.
-    auto Text = readFile(LogPath);
-    if (!Text)
-      return Text.error();
-    unsigned TornLine = 1 + static_cast<unsigned>(
-                                std::count(Text->begin(), Text->end(), '\n'));
-    Warnings.push_back(Error::at(
-        {LogPath, TornLine, 0},
-        "dropped a torn last line (a write cut short); its turn is redone"));
-    fs::resize_file(LogPath,
-                    Text->find_last_of('\n') == std::string::npos
-                        ? 0
-                        : Text->find_last_of('\n') + 1,
-                    EC);
-    if (EC)
-      return Error::inFile(LogPath, EC.message());
   }
   return Done;
 }
@@ -361,16 +264,8 @@ RolloutRun::complete(const CompletionRequest &Request) {
 std::optional<CompletionResult>
 RolloutRun::askPolicy(const TrajectoryState &S, int Turn,
                       const BuiltPrompt &Prompt) {
-  CompletionRequest Request;
-  Request.Messages = Prompt.Messages;
-  Request.Model = O.Model;
-  Request.Temperature = O.Temperature;
-  Request.TopP = O.TopP;
-  Request.MaxTokens = O.MaxTokens;
-  Request.Logprobs = O.Logprobs;
-  Request.TaskId = S.Task->Id;
-  Request.Trajectories = {S.Index};
-  Request.Turn = Turn;
+  CompletionRequest Request =
+      makeCompletionRequest(O, S.Task->Id, Prompt, {S.Index}, Turn);
   if (Turn == 1)
     return firstTurnReply(S, std::move(Request));
   Expected<CompletionResult> Single = complete(Request);
@@ -422,63 +317,25 @@ Json RolloutRun::turnRecord(const TrajectoryState &S, int Turn,
                             const std::string &Id, const BuiltPrompt &Prompt,
                             const CompletionResult &Reply,
                             const ParsedResponse &Parsed) const {
-  const Completion &C = Reply.Choices.front();
-  Json Record = {{"schema_version", RecordSchemaVersion},
-                 {"id", Id},
-                 {"task_id", S.Task->Id},
-                 {"task_path", S.Task->Path},
-                 {"trajectory", S.Index},
-                 {"turn", Turn},
-                 {"device", O.Device},
-                 {"policy", ThePolicy.describe()},
-                 {"model", O.Model},
-                 {"prompt", toJson(Prompt.Messages)},
-                 {"prompt_dropped_attempts", Prompt.DroppedAttempts},
-                 {"prompt_tokens_estimate", Prompt.EstimatedTokens},
-                 {"response", C.Text},
-                 {"finish_reason", C.FinishReason},
-                 {"usage", Reply.Usage},
-                 {"policy_attempts", Reply.Attempts}};
-  if (!Reply.PromptTokenIds.empty())
-    Record["prompt_token_ids"] = Reply.PromptTokenIds;
-  if (!C.TokenIds.empty())
-    Record["completion_token_ids"] = C.TokenIds;
-  if (!C.Logprobs.empty())
-    Record["completion_logprobs"] = C.Logprobs;
-  Record["summary"] = Parsed.Summary;
-  Record["reasoning_chars"] = Parsed.Reasoning.size();
-  Record["parse"] = Json{{"ok", Parsed.HasCode}};
-  return Record;
+  return makeTurnRecord(O, ThePolicy, {S.Task, S.Index, Turn, Id}, Prompt,
+                        Reply, Parsed);
 }
 
 bool RolloutRun::evaluateCode(const TrajectoryState &S, int Turn,
                               const std::string &Id, const std::string &Code,
                               Json &Record) {
-  Record["code"] = Code;
-  std::string Dir = O.RunDir + "/candidates/" + S.Task->Id;
-  std::error_code DirEC;
-  fs::create_directories(Dir, DirEC);
-  std::string Path = Dir + "/traj" + std::to_string(S.Index) + "_turn" +
-                     std::to_string(Turn) + ".py";
-  std::ofstream(Path, std::ios::binary) << Code;
-  Record["candidate_path"] = Path;
+  std::string Path = O.RunDir + "/candidates/" + S.Task->Id + "/traj" +
+                     std::to_string(S.Index) + "_turn" + std::to_string(Turn) +
+                     ".py";
   Expected<Json> Evaluated = [&] {
     SlotGuard Guard(Evaluations);
-    return O.Server ? O.Server->evaluate(Record)
-                    : Pipeline.runStages(O.Stages, Record);
+    return evaluateTurnCode(O, Pipeline, Path, Code, std::move(Record));
   }();
   if (!Evaluated) {
     fail(Evaluated.error().withContext("evaluating " + Id));
     return false;
   }
   Record = std::move(*Evaluated);
-  // Stages without a run (--stages check) leave the record without a
-  // verdict: it says so, for the feedback and for kevin-reward (score 0).
-  if (!Record.contains("run") && !fieldIsFalse(Record, field::CheckOk))
-    Record["run"] = Json{{"correct", false},
-                         {"stage", "run"},
-                         {"outcome", "not-run"},
-                         {"message", "the evaluation's stages have no run"}};
   return true;
 }
 
@@ -496,6 +353,9 @@ bool RolloutRun::appendTurn(const Json &Record) {
 void RolloutRun::runTrajectory(TrajectoryState &S, Progress &Bar) {
   for (int Turn = static_cast<int>(S.History.size()) + 1;
        Turn <= O.Turns && !Failed; ++Turn) {
+    std::string Id =
+        S.Task->Id + "#" + std::to_string(S.Index) + "#" + std::to_string(Turn);
+    Bar.started(Id, "policy");
     BuiltPrompt Prompt =
         buildPrompt(Templates, S.Reference, S.History, O.ContextBudgetTokens);
     std::optional<CompletionResult> Reply = askPolicy(S, Turn, Prompt);
@@ -503,10 +363,9 @@ void RolloutRun::runTrajectory(TrajectoryState &S, Progress &Bar) {
       return;
     ParsedResponse Parsed = parseResponse(Reply->Choices.front().Text);
 
-    std::string Id =
-        S.Task->Id + "#" + std::to_string(S.Index) + "#" + std::to_string(Turn);
     Json Record = turnRecord(S, Turn, Id, Prompt, *Reply, Parsed);
     if (Parsed.HasCode) {
+      Bar.started(Id, "evaluate");
       if (!evaluateCode(S, Turn, Id, Parsed.Code, Record))
         return;
     } else {
@@ -516,7 +375,7 @@ void RolloutRun::runTrajectory(TrajectoryState &S, Progress &Bar) {
     if (!appendTurn(Record))
       return;
     S.History.push_back(attemptFrom(Record));
-    Bar.advance(1, Id);
+    Bar.finished(Id, finishedSummary(Record));
   }
 }
 
@@ -526,9 +385,7 @@ Expected<RolloutSummary> RolloutRun::run() {
     Remaining += O.Turns > static_cast<int>(S.History.size())
                      ? O.Turns - S.History.size()
                      : 0;
-  Progress Bar("rollout", Remaining);
-  if (!O.ShowProgress)
-    Bar.finish();
+  Progress Bar("rollout", Remaining, stderrProgress(!O.ShowProgress));
 
   int Workers =
       std::max(1, std::min<int>(O.Jobs, static_cast<int>(States.size())));

@@ -109,8 +109,18 @@ EvaluationService::create(ServiceOptions Options,
       return T.error();
     S->Templates[Kind] = std::move(*T);
   }
-  S->Scheduler = std::make_unique<StageScheduler>(*S->Engine,
-                                                  S->Options.Scheduling);
+  const StageRunner *Runner = S->Engine.get();
+  if (S->Options.ProgressLog) {
+    ProgressOptions Shown;
+    Shown.Style = ProgressStyle::Lines;
+    Shown.Out = S->Options.ProgressLog;
+    Shown.LinePrefix = "kevin-serve: ";
+    S->Activity = std::make_unique<Progress>("kevin-serve", 0, Shown);
+    S->Tracked = std::make_unique<StageProgress>(*S->Engine, *S->Activity);
+    Runner = S->Tracked.get();
+  }
+  S->Scheduler =
+      std::make_unique<StageScheduler>(*Runner, S->Options.Scheduling);
   return S;
 }
 
@@ -202,6 +212,7 @@ EvaluationService::evaluate(std::vector<Json> Samples,
       Batch->Submitted[I] = std::move(Record);
       ToRun.push_back(I);
     } else {
+      logFinished(Record);
       Batch->Records[I] = std::move(Record);
     }
   }
@@ -210,7 +221,7 @@ EvaluationService::evaluate(std::vector<Json> Samples,
   ++Requests;
   Batch->Left = ToRun.size();
   for (size_t Index : ToRun) {
-    Scheduler->submit(Batch->Submitted[Index], [Batch, Index](
+    Scheduler->submit(Batch->Submitted[Index], [this, Batch, Index](
                                                    Expected<Json> Done) {
       std::lock_guard<std::mutex> Hold(Batch->Guard);
       Batch->Records[Index] =
@@ -218,6 +229,7 @@ EvaluationService::evaluate(std::vector<Json> Samples,
                : notEvaluated(Batch->Submitted[Index], "error",
                               "kevin could not evaluate it: " +
                                   Done.error().message());
+      logFinished(*Batch->Records[Index]);
       if (--Batch->Left == 0)
         Batch->Done.notify_all();
     });
@@ -243,6 +255,12 @@ EvaluationService::evaluate(std::vector<Json> Samples,
   }
   Evaluated += Out.size();
   return Out;
+}
+
+void EvaluationService::logFinished(const Json &Record) const {
+  if (Activity)
+    Activity->finished(progressName(Record),
+                       finishedSummary(Record, recordOutcome(Record)));
 }
 
 Json EvaluationService::health() const {

@@ -156,7 +156,9 @@ private:
 
 void Routes::logLine(const std::string &Line) {
   std::lock_guard<std::mutex> Hold(LogGuard);
-  Log << "kevin-serve: " << Line << std::endl;
+  // One insertion, so that the service's progress lines (written to the
+  // same stream) do not cut into it.
+  Log << ("kevin-serve: " + Line + "\n") << std::flush;
 }
 
 httplib::Server::HandlerResponse

@@ -7,9 +7,10 @@
 // only records whose `run.correct` is true (and whose `check.ok` is not
 // false, unless --ignore-check) are timed, the rest pass through marked
 // skipped; a line that is not a record becomes an input-error record.
-// Candidates are timed one at a time (they share the device). Exit
-// status: 0 every candidate timed without a rejecting flag, 1 some not, 2
-// usage or tool error.
+// Candidates are timed one at a time (they share the device). Over several
+// records on stdin, a line per record on stderr (a bar on a terminal; none
+// with --quiet). Exit status: 0 every candidate timed without a rejecting
+// flag, 1 some not, 2 usage or tool error.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Bench/Benchmark.h"
@@ -18,6 +19,7 @@
 #include "kevin/Build/Builder.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/FileSystem.h"
+#include "kevin/Support/Progress.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolMain.h"
@@ -102,6 +104,10 @@ int main(int Argc, char **Argv) {
   bool IgnoreCheck = false;
   App.add_flag("--ignore-check", IgnoreCheck,
                "time records whose check.ok is false too");
+  bool Quiet = false;
+  App.add_flag("--quiet", Quiet,
+               "nothing on stderr per candidate (by default a line per "
+               "record when several come on stdin, a bar on a terminal)");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
 
@@ -155,13 +161,23 @@ int main(int Argc, char **Argv) {
   // device and shared by that device's candidates.
   std::map<std::string, std::unique_ptr<Benchmarker>> Harnesses;
   RecordWriter Writer(std::cout);
+  // A line per record when several came on stdin; direct mode has its
+  // summary lines instead.
+  Progress Shown("kevin-bench", Queue.size(),
+                 stderrProgress(Quiet || Direct || Queue.size() < 2));
   bool AllGood = true, ToolError = false;
-  for (QueuedCandidate &J : Queue) {
+  for (size_t I = 0; I < Queue.size(); ++I) {
+    QueuedCandidate &J = Queue[I];
     Json Out = J.Record;
+    std::string Name = progressName(Out, I + 1);
+    auto Emit = [&] {
+      Writer.write(Out);
+      Shown.finished(Name, finishedSummary(Out));
+    };
     if (!J.Skip.empty()) {
       if (J.Skip != NotARecord)
         Out["bench"] = skippedSection(J.Skip);
-      Writer.write(Out);
+      Emit();
       AllGood = false;
       continue;
     }
@@ -170,7 +186,7 @@ int main(int Argc, char **Argv) {
         !Why.empty()) {
       Out["bench"] = untimedSection(
           "input-error", "'" + Path + "': cannot read the candidate: " + Why);
-      Writer.write(Out);
+      Emit();
       AllGood = false;
       continue;
     }
@@ -180,6 +196,7 @@ int main(int Argc, char **Argv) {
       Mine.Device = J.Device;
       H = std::make_unique<Benchmarker>(Mine);
     }
+    Shown.started(Name, "bench");
     Expected<BenchVerdict> V = H->bench(J.What);
     if (!V) {
       // The record is still written; a failure of kevin itself or of its
@@ -190,12 +207,12 @@ int main(int Argc, char **Argv) {
       AllGood = false;
       Out["bench"] = untimedSection(AboutRecord ? "input-error" : "tool-error",
                                     diagnosticLine(V.error()));
-      Writer.write(Out);
+      Emit();
       continue;
     }
     Out["bench"] = V->Bench;
-    Writer.write(Out);
-    if (Direct)
+    Emit();
+    if (Direct && !Quiet)
       std::cerr << J.What.DisplayName << ": "
                 << V->Bench.value("outcome", "") << ": "
                 << V->Bench.value("message", "") << "\n";

@@ -141,17 +141,21 @@ int main(int Argc, char **Argv) {
       ->required();
   App.add_option("--device", Flags.Devices,
                  "Devices, comma-separated (cpu, cuda:0,cuda:1, ...): one "
-                 "worker each");
+                 "worker each")
+      ->capture_default_str();
   App.add_option("-j,--jobs", Options.Scheduling.BuildJobs,
                  "Check and build jobs on the CPU pool")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("--device-jobs", Options.Scheduling.DeviceJobs,
                  "Candidates in flight per device: correctness runs share "
                  "the device, timing loops take turns holding it alone "
-                 "(default: 4 on a CUDA device, 1 on the CPU)")
+                 "(default: one per core, 4 to 16, on a CUDA device; 1 on "
+                 "the CPU)")
       ->check(CLI::PositiveNumber);
   App.add_option("--stage-timeout", Flags.StageTimeout,
-                 "Seconds one stage tool may take on one candidate");
+                 "Seconds one stage tool may take on one candidate")
+      ->capture_default_str();
   App.add_option("--check-preset", Flags.CheckPreset,
                  "kevin-check preset (default: cpu when every device is the "
                  "CPU, else strict)");
@@ -160,6 +164,10 @@ int main(int Argc, char **Argv) {
                "Skip kevin-check (it ran elsewhere, e.g. a GPU machine "
                "without Clang; records keep any check section they carry)");
   App.add_flag("--no-report", NoReport, "Do not print the summary table");
+  bool Quiet = false;
+  App.add_flag("--quiet", Quiet,
+               "No progress on stderr (by default a bar on a terminal, else "
+               "a line per candidate and a heartbeat while none finishes)");
   App.add_option("--server", Server,
                  "A kevin serve (http://HOST:PORT) that evaluates every "
                  "candidate; -j requests at once");
@@ -181,6 +189,7 @@ int main(int Argc, char **Argv) {
                "option, for machines where they misbehave)");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
+  Options.ShowProgress = !Quiet;
   if (Flags.KernelCoverage && !(*Flags.KernelCoverage >= 0 && *Flags.KernelCoverage <= 1)) {
     Tool.usageError("--kernel-coverage must be a number from 0 to 1");
     return ExitError;

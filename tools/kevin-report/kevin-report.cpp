@@ -1,30 +1,152 @@
 //===-- kevin-report.cpp - metrics, tables and an HTML report over a run --===//
 //
-// `kevin report RUN/turns.jsonl`: Kevin's evaluation metrics (best@k, avg@k,
-// fast_p, pass@k), per-turn curves, failures and training-stability signals
-// over a run's records, as a terminal table, JSON or a self-contained HTML
-// page. A thin main over lib/Report; docs/CommandGuide/kevin-report.md.
+// `kevin report RUN`: Kevin's evaluation metrics (best@k, avg@k, fast_p,
+// pass@k), per-turn curves, failures, the RL signal, cost and
+// training-stability signals over a run's records, as a terminal table,
+// JSON, markdown or a self-contained HTML page; `kevin report A B` compares
+// two runs; kevin search runs (any number) give best speedup and pass rate
+// against the kernels spent, per strategy. A thin main over lib/Report and
+// kevin/Rollout/SearchCurves.h; docs/CommandGuide/kevin-report.md.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Report/Format.h"
 #include "kevin/Report/Metrics.h"
+#include "kevin/Report/RunInfo.h"
+#include "kevin/Rollout/SearchCurves.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/ToolIO.h"
 #include "kevin/Support/ToolMain.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 using namespace kevin;
 
 namespace {
 
-enum class ReportFormat { Text, Json, Html };
+enum class ReportFormat { Text, Json, Markdown, Html };
 
-std::string joinPaths(const std::vector<std::string> &Paths) {
-  std::string Out;
-  for (const std::string &P : Paths)
-    Out += (Out.empty() ? "" : ", ") + (P == "-" ? std::string("<stdin>") : P);
-  return Out;
+/// One run read and measured.
+struct MeasuredRun {
+  RunInfo Info;
+  std::vector<KernelSample> Samples;
+  RunReport Report;
+};
+
+Expected<MeasuredRun> measureRun(const std::string &Input,
+                                 const ReportOptions &Opts, ToolContext &Ctx) {
+  MeasuredRun Run;
+  auto Info = locateRun(Input);
+  if (!Info)
+    return Info.error();
+  Run.Info = std::move(*Info);
+  std::vector<Error> Warnings;
+  auto Samples = readRunSamples({Run.Info.RecordPath}, Opts, Warnings);
+  for (const Error &W : Warnings)
+    Ctx.warning(W);
+  if (!Samples)
+    return Samples.error();
+  Run.Samples = std::move(*Samples);
+  describeRun(Run.Info, Run.Samples);
+  Run.Report = computeReport(Run.Samples, Opts);
+  return Run;
+}
+
+std::string formatRun(const MeasuredRun &Run, ReportFormat Format,
+                      const ReportOptions &Opts) {
+  switch (Format) {
+  case ReportFormat::Text:
+    return formatReportText(Run.Report, Opts);
+  case ReportFormat::Json: {
+    Json J = reportToJson(Run.Report, Opts);
+    J["run"] = runInfoToJson(Run.Info);
+    return J.dump(2) + "\n";
+  }
+  case ReportFormat::Markdown:
+    return formatReportMarkdown(Run.Report, Opts, Run.Info);
+  case ReportFormat::Html:
+    return formatReportHtml(Run.Report, Run.Samples, Opts, Run.Info);
+  }
+  return "";
+}
+
+std::string formatComparison(const MeasuredRun &A, const MeasuredRun &B,
+                             ReportFormat Format, const ReportOptions &Opts) {
+  RunComparison C = compareRuns(A.Report, B.Report, Opts);
+  switch (Format) {
+  case ReportFormat::Text:
+    return formatComparisonText(C, A.Info, B.Info);
+  case ReportFormat::Json:
+    return comparisonToJson(C, A.Info, B.Info).dump(2) + "\n";
+  case ReportFormat::Markdown:
+    return formatComparisonMarkdown(C, A.Info, B.Info);
+  case ReportFormat::Html:
+    return formatComparisonHtml(C, A.Info, B.Info);
+  }
+  return "";
+}
+
+/// Writes Text to OutputPath; the tool's exit status.
+int writeReport(const std::string &Text, const std::string &OutputPath,
+                ToolContext &Ctx) {
+  Expected<ToolOutput> Output = ToolOutput::open(OutputPath);
+  if (!Output) {
+    Ctx.error(Output.error());
+    return ExitError;
+  }
+  if (Error Err = Output->write(Text)) {
+    // A failed write to stdout shows in the exit status alone.
+    if (OutputPath != "-")
+      Ctx.error(Err);
+    return ExitError;
+  }
+  return ExitClean;
+}
+
+/// Whether Input is a kevin search log: a run directory holding
+/// search.jsonl, or a file of that name.
+bool isSearchLog(const std::string &Input) {
+  namespace sfs = std::filesystem;
+  std::error_code Ignored;
+  if (sfs::is_directory(Input, Ignored))
+    return sfs::exists(sfs::path(Input) / "search.jsonl", Ignored);
+  return sfs::path(Input).filename() == "search.jsonl";
+}
+
+/// The budget curves of kevin search runs and the table of the Kevin
+/// paper's Table 2 shape, in Format.
+std::string formatSearchRuns(const std::vector<SearchCurve> &Curves,
+                             ReportFormat Format) {
+  std::string Table = formatBudgetTable(Curves, TableOptions());
+  switch (Format) {
+  case ReportFormat::Text:
+    return formatCurvesText(Curves) + "\n" + Table;
+  case ReportFormat::Markdown:
+    return "## Budget\n\n" + Table;
+  case ReportFormat::Json: {
+    Json Out = Json::array();
+    for (const SearchCurve &C : Curves) {
+      Json Points = Json::array();
+      for (const CurvePoint &P : C.Points)
+        Points.push_back({{"kernels", P.Kernels},
+                          {"best_speedup", P.BestSpeedup},
+                          {"pass_rate", P.PassRate}});
+      Out.push_back({{"label", C.Label},
+                     {"budget", C.Budget},
+                     {"samples", C.FinalBest.size()},
+                     {"points", Points}});
+    }
+    return Json{{"search_curves", Out}}.dump(2) + "\n";
+  }
+  case ReportFormat::Html:
+    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+           "<title>kevin report: budget curves</title></head><body>\n"
+           "<h1>Budget curves</h1>\n" +
+           formatCurvesSvg(Curves) + "\n<h2>Table</h2>\n<pre>" +
+           escapeHtml(Table) + "</pre>\n</body></html>\n";
+  }
+  return "";
 }
 
 } // namespace
@@ -32,19 +154,28 @@ std::string joinPaths(const std::vector<std::string> &Paths) {
 int main(int Argc, char **Argv) {
   std::ios::sync_with_stdio(false);
   CLI::App App("kevin-report: best@k, avg@k, fast_p, pass@k, per-turn curves, "
-               "failures and stability signals over a run's records",
+               "failures, RL signal, cost and stability over a run's records, "
+               "or the deltas between two runs",
                "kevin-report");
   ReportOptions Opts;
   std::vector<std::string> Inputs;
   std::string OutputPath = "-";
   ReportFormat Format = ReportFormat::Text;
-  App.add_option("inputs", Inputs, "record files of the run ('-' is stdin)");
+  size_t DrillDown = 200;
+  App.add_option("inputs", Inputs,
+                 "a run (a record file, '-' for stdin, or a kevin rollout run "
+                 "directory); two runs are compared");
   App.add_option("-o,--output", OutputPath, "where to write ('-' is stdout)");
   addChoiceOption<ReportFormat>(App, "--format", Format,
                                 {{"text", ReportFormat::Text},
                                  {"json", ReportFormat::Json},
+                                 {"markdown", ReportFormat::Markdown},
                                  {"html", ReportFormat::Html}},
-                                "a terminal table, JSON, or an HTML page");
+                                "a terminal table, JSON, a markdown summary, "
+                                "or an HTML page");
+  App.add_option("--drill-down", DrillDown,
+                 "trajectories the HTML page shows turn by turn (0: none)")
+      ->capture_default_str();
   App.add_option("--fast-p", Opts.FastP, "the speedup thresholds of fast_p")
       ->delimiter(',')
       ->default_str("0,0.5,0.8,1,1.5,2");
@@ -69,38 +200,40 @@ int main(int Argc, char **Argv) {
   }
   if (Inputs.empty())
     Inputs.push_back("-");
+  if (std::all_of(Inputs.begin(), Inputs.end(), isSearchLog)) {
+    std::vector<Error> Warnings;
+    auto Kernels = readSearchKernels(Inputs, Warnings);
+    for (const Error &W : Warnings)
+      Ctx.warning(W);
+    if (!Kernels) {
+      Ctx.error(Kernels.error());
+      return ExitError;
+    }
+    return writeReport(
+        formatSearchRuns(computeSearchCurves(*Kernels), Format), OutputPath,
+        Ctx);
+  }
+  if (Inputs.size() > 2) {
+    Ctx.usageError("give one run, or two runs to compare (got " +
+                   std::to_string(Inputs.size()) +
+                   " inputs; join the record "
+                   "files of one run with cat)");
+    return ExitError;
+  }
+  if (Format == ReportFormat::Html)
+    Opts.DetailTrajectories = DrillDown;
 
-  std::vector<Error> Warnings;
-  auto Samples = readRunSamples(Inputs, Opts, Warnings);
-  for (const Error &W : Warnings)
-    Ctx.warning(W);
-  if (!Samples) {
-    Ctx.error(Samples.error());
-    return ExitError;
+  std::vector<MeasuredRun> Runs;
+  for (const std::string &Input : Inputs) {
+    auto Run = measureRun(Input, Opts, Ctx);
+    if (!Run) {
+      Ctx.error(Run.error());
+      return ExitError;
+    }
+    Runs.push_back(std::move(*Run));
   }
-  RunReport Report = computeReport(*Samples, Opts);
-  std::string Text;
-  switch (Format) {
-  case ReportFormat::Text:
-    Text = formatReportText(Report, Opts);
-    break;
-  case ReportFormat::Json:
-    Text = reportToJson(Report, Opts).dump(2) + "\n";
-    break;
-  case ReportFormat::Html:
-    Text = formatReportHtml(Report, Opts, joinPaths(Inputs));
-    break;
-  }
-  Expected<ToolOutput> Output = ToolOutput::open(OutputPath);
-  if (!Output) {
-    Ctx.error(Output.error());
-    return ExitError;
-  }
-  if (Error Err = Output->write(Text)) {
-    // A failed write to stdout shows in the exit status alone.
-    if (OutputPath != "-")
-      Ctx.error(Err);
-    return ExitError;
-  }
-  return ExitClean;
+  std::string Text = Runs.size() == 2
+                         ? formatComparison(Runs[0], Runs[1], Format, Opts)
+                         : formatRun(Runs[0], Format, Opts);
+  return writeReport(Text, OutputPath, Ctx);
 }

@@ -85,34 +85,47 @@ int main(int Argc, char **Argv) {
   App.add_option("--model", Options.Model, "Model name sent to the server");
   App.add_option("-m,--trajectories", Options.Trajectories,
                  "Parallel trajectories per task (m)")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("-n,--turns", Options.Turns,
                  "Refinement turns per trajectory (n)")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("-o,--output", Options.RunDir,
                  "Run directory (turns.jsonl, train.jsonl, report.html)")
       ->required();
-  App.add_option("--device", Options.Device, "cpu, cuda or cuda:N");
-  App.add_option("--prompts", PromptFile, "Prompt templates (TOML)");
-  App.add_option("--temperature", Options.Temperature, "Sampling temperature");
-  App.add_option("--top-p", Options.TopP, "Nucleus sampling");
-  App.add_option("--max-tokens", Options.MaxTokens, "Completion token limit");
+  App.add_option("--device", Options.Device, "cpu, cuda or cuda:N")
+      ->capture_default_str();
+  App.add_option("--prompts", PromptFile, "Prompt templates (TOML)")
+      ->capture_default_str();
+  App.add_option("--temperature", Options.Temperature, "Sampling temperature")
+      ->capture_default_str();
+  App.add_option("--top-p", Options.TopP, "Nucleus sampling")
+      ->capture_default_str();
+  App.add_option("--max-tokens", Options.MaxTokens, "Completion token limit")
+      ->capture_default_str();
   App.add_flag("--logprobs", Options.Logprobs,
                "Ask the server for token ids and logprobs");
   App.add_option("--context-budget", Options.ContextBudgetTokens,
                  "Prompt budget in tokens (characters / 4); oldest attempts "
-                 "are dropped first; 0 = no limit");
+                 "are dropped first; 0 = no limit")
+      ->capture_default_str();
   App.add_option("-j,--jobs", Options.Jobs, "Trajectories advanced at once")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("--max-in-flight", Options.MaxInFlight,
                  "Policy requests at once")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("--eval-jobs", Options.EvalJobs, "Evaluations at once")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("--stages", Stages,
-                 "Evaluation stages, comma-separated (check,run,bench)");
+                 "Evaluation stages, comma-separated (check,run,bench)")
+      ->capture_default_str();
   App.add_option("--stage-timeout", StageTimeout,
-                 "Seconds one stage may take on one turn");
+                 "Seconds one stage may take on one turn")
+      ->capture_default_str();
   App.add_option("--check-preset", CheckPreset,
                  "kevin-check preset (default: cpu for --device cpu, else strict)");
   App.add_option("--server", Server,
@@ -121,16 +134,24 @@ int main(int Argc, char **Argv) {
   App.add_option("--server-token", ServerToken, "The server's bearer token");
   App.add_flag("--no-post", NoPost,
                "Skip rewards, training rows and the report after the run");
+  bool Quiet = false;
+  App.add_flag("--quiet", Quiet,
+               "No progress on stderr (by default a bar on a terminal, else "
+               "a line per turn and a heartbeat while none finishes)");
   App.add_option("--api-key", Http.ApiKey,
                  "API key (default: $OPENAI_API_KEY)");
   App.add_option("--request-timeout", Http.TimeoutSeconds,
-                 "Seconds one policy request may take");
+                 "Seconds one policy request may take")
+      ->capture_default_str();
   App.add_option("--retries", Http.MaxRetries,
-                 "Retries on 429, 5xx and connection errors");
+                 "Retries on 429, 5xx and connection errors")
+      ->capture_default_str();
   App.add_option("--backoff", Http.BackoffSeconds,
-                 "First retry delay in seconds (doubles each retry)");
+                 "First retry delay in seconds (doubles each retry)")
+      ->capture_default_str();
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
+  Options.ShowProgress = !Quiet;
   if (auto Valid = Device::parse(Options.Device); !Valid) {
     Tool.usageError("--device: " + Valid.error().message());
     return ExitError;

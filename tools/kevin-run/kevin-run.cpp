@@ -5,8 +5,10 @@
 //   stdin)
 //
 // Adds a `build` and a `run` section to each record (docs/CommandGuide/
-// kevin-run.md). Exit status: 0 every candidate correct (with --build-only:
-// every build succeeded), 1 some candidate not, 2 usage or tool error.
+// kevin-run.md). Over several records on stdin, a line per record on stderr
+// (a bar on a terminal; none with --quiet). Exit status: 0 every candidate
+// correct (with --build-only: every build succeeded), 1 some candidate not,
+// 2 usage or tool error.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Build/Builder.h"
@@ -15,9 +17,11 @@
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/FileSystem.h"
+#include "kevin/Support/Progress.h"
 #include "kevin/Support/Record.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/ToolMain.h"
+#include "kevin/Task/CandidateLimits.h"
 #include "kevin/Task/ModelResponse.h"
 
 #include <future>
@@ -169,10 +173,19 @@ int main(int Argc, char **Argv) {
                "only compile (fill the cache); no reference, no run");
   App.add_option("--memory-limit", Options.MemoryLimitMiB,
                  "candidate address-space limit in MiB (0: none)");
+  uint64_t MaxCandidateBytes = limitInfo(LimitKind::CandidateBytes).Default;
+  App.add_option("--max-candidate-bytes", MaxCandidateBytes,
+                 "a larger candidate is a format-error, never built "
+                 "(kevin-limit-candidate-size; default 1048576)")
+      ->check(CLI::PositiveNumber);
   bool IgnoreCheck = false;
   App.add_flag("--ignore-check", IgnoreCheck,
                "judge records whose check.ok is false too (by default they "
                "pass through with run.outcome skipped-check)");
+  bool Quiet = false;
+  App.add_flag("--quiet", Quiet,
+               "nothing on stderr per candidate (by default a line per "
+               "record when several come on stdin, a bar on a terminal)");
   if (std::optional<int> Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   if (Error E = Shared.finish(Options.Tolerances)) {
@@ -204,7 +217,21 @@ int main(int Argc, char **Argv) {
     Context.error(E);
     return ExitError;
   }
+  CandidateLimits Limits;
+  Limits.set(LimitKind::CandidateBytes, MaxCandidateBytes);
+  for (size_t I = 0; I < Queue.size(); ++I)
+    if (Unjudged[I].is_null())
+      if (Error E = checkCandidateSize(
+              Queue[I].What.DisplayName,
+              candidateBytes(Queue[I].What.CandidatePath, Queue[I].What.Code),
+              Limits))
+        Unjudged[I] = notJudged("format", "format-error", diagnosticLine(E));
 
+  // A line per record when several came on stdin; direct mode has its
+  // summary lines instead.
+  Progress Shown("kevin-run", Queue.size(),
+                 stderrProgress(Quiet || Direct || Queue.size() < 2));
+  auto nameOf = [&](size_t I) { return progressName(Queue[I].Record, I + 1); };
   // Judge up to Jobs candidates at once; write records in input order.
   std::vector<std::future<Expected<Verdict>>> Pending(Queue.size());
   size_t Started = 0, Running = 0;
@@ -212,6 +239,7 @@ int main(int Argc, char **Argv) {
     for (; Started < Queue.size() && Running < Jobs; ++Started) {
       if (!Unjudged[Started].is_null())
         continue;
+      Shown.started(nameOf(Started), Options.BuildOnly ? "build" : "run");
       JudgeOptions Mine = Options;
       Mine.Device = Queue[Started].Device;
       Pending[Started] = std::async(
@@ -224,11 +252,16 @@ int main(int Argc, char **Argv) {
   RecordWriter Writer(std::cout);
   bool AllGood = true, ToolError = false;
   for (size_t I = 0; I < Queue.size(); ++I) {
+    std::string Name = nameOf(I);
     Json Out = std::move(Queue[I].Record);
+    auto Emit = [&] {
+      Writer.write(Out);
+      Shown.finished(Name, finishedSummary(Out));
+    };
     AllGood &= Unjudged[I].is_null();
     if (!Unjudged[I].is_null()) {
       writeUnjudged(Out, std::move(Unjudged[I]), Options.BuildOnly);
-      Writer.write(Out);
+      Emit();
       continue;
     }
     Expected<Verdict> V = Pending[I].get();
@@ -245,14 +278,14 @@ int main(int Argc, char **Argv) {
                     notJudged("input", AboutRecord ? "input-error" : "tool-error",
                               diagnosticLine(V.error())),
                     Options.BuildOnly);
-      Writer.write(Out);
+      Emit();
       continue;
     }
     Out["build"] = V->Build;
     if (!Options.BuildOnly)
       Out["run"] = V->Run;
-    Writer.write(Out);
-    if (Direct)
+    Emit();
+    if (Direct && !Quiet)
       std::cerr << summaryLine(Queue[I].What.DisplayName, *V, Options.BuildOnly)
                 << "\n";
     if (V->ReferenceFailed) {

@@ -6,8 +6,9 @@
 // Loads the tasks, starts the warm engine (a zygote with torch imported, the
 // reference cache, one benchmarker per device) and serves /healthz,
 // /v1/evaluate and /get_reward (docs/CommandGuide/kevin-serve.md) until
-// SIGTERM or SIGINT. Exit status: 0 after a clean stop, 2 usage or start-up
-// error.
+// SIGTERM or SIGINT. The log (stderr) gets a line per request and, unless
+// --quiet, a line per finished sample and a heartbeat while samples run.
+// Exit status: 0 after a clean stop, 2 usage or start-up error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,8 +62,8 @@ int main(int Argc, char **Argv) {
                  "Check and build jobs on the CPU pool (default: the cores)")
       ->check(CLI::PositiveNumber);
   App.add_option("--device-jobs", Service.Scheduling.DeviceJobs,
-                 "Candidates in flight per device (default: 4 on a CUDA "
-                 "device, 1 on the CPU)")
+                 "Candidates in flight per device (default: one per core, "
+                 "4 to 16, on a CUDA device; 1 on the CPU)")
       ->check(CLI::PositiveNumber);
   App.add_option("--check-preset", CheckPreset,
                  "kevin-check preset (default: cpu when every device is the "
@@ -86,6 +87,10 @@ int main(int Argc, char **Argv) {
                "Start every worker afresh instead of forking a warm one");
   App.add_flag("--no-namespaces", NoNamespaces,
                "Candidates get no namespaces of their own");
+  bool Quiet = false;
+  App.add_flag("--quiet", Quiet,
+               "No line per finished sample and no heartbeat in the log "
+               "(the listening and request lines stay)");
   if (auto Exit = parseCommandLine(App, Argc, Argv))
     return *Exit;
   Expected<std::vector<Device>> Parsed = parseDeviceList(Devices);
@@ -102,6 +107,8 @@ int main(int Argc, char **Argv) {
   for (const Device &D : *Parsed)
     Service.Scheduling.Devices.push_back(D.str());
   Service.PromptFile = defaultPromptFile();
+  if (!Quiet)
+    Service.ProgressLog = &std::cerr;
   Http.MaxBodyBytes = BodyMiB << 20;
 
   Engine.ToolsDir = fs::selfExecutableDirectory();

@@ -4,7 +4,7 @@
 // binary (git and llvm-driver style), passing the arguments through and
 // returning its exit status. `kevin --version` prints kevin's version and the
 // versions of torch, Python, clang and nvcc it was built with; `kevin --help`
-// lists the verbs that are installed.
+// lists the verbs that are installed, leaving out kevin's internal tools.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Error.h"
@@ -16,6 +16,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@ struct VerbInfo {
 };
 
 // The verbs kevin knows how to describe; any other kevin-* tool found next to
-// the driver is listed too, without a description.
+// the driver is listed too, without a description, unless it is internal.
 const VerbInfo KnownVerbs[] = {
     {"check", "static anti-reward-hacking checks (Python AST + Clang AST)"},
     {"run", "build a candidate and check it against the reference"},
@@ -40,9 +41,19 @@ const VerbInfo KnownVerbs[] = {
     {"grpo", "group advantages and training rows"},
     {"eval", "evaluate many candidates through the whole pipeline"},
     {"rollout", "multi-turn rollouts against a policy"},
+    {"search", "spend a budget of kernels: parallel, serial or beam search"},
     {"serve", "the warm reward service RL trainers call over HTTP"},
     {"report", "metrics, tables and an HTML report over a run"},
 };
+
+// Tools that kevin's own tools start, not a user: `kevin --help` hides them
+// (they still run as `kevin <name>`).
+const char *const InternalTools[] = {"worker"};
+
+bool isInternal(const std::string &Verb) {
+  return std::find(std::begin(InternalTools), std::end(InternalTools), Verb) !=
+         std::end(InternalTools);
+}
 
 /// The directory of this binary, from argv[0] when /proc/self/exe is not
 /// readable.
@@ -66,7 +77,8 @@ std::vector<std::string> installedVerbs(const std::string &Dir) {
   if (DIR *D = ::opendir(Dir.c_str())) {
     while (dirent *Entry = ::readdir(D)) {
       std::string Name = Entry->d_name;
-      if (Name.rfind("kevin-", 0) == 0 && isExecutable(Dir + "/" + Name))
+      if (Name.rfind("kevin-", 0) == 0 && !isInternal(Name.substr(6)) &&
+          isExecutable(Dir + "/" + Name))
         Verbs.push_back(Name.substr(6));
     }
     ::closedir(D);

@@ -95,15 +95,19 @@ TEST(MetricsTest, EmptyRunFormats) {
   EXPECT_EQ(R.Overall.Trajectories, 0u);
   EXPECT_NE(formatReportText(R, ReportOptions()).find("0 records"),
             std::string::npos);
-  EXPECT_NE(formatReportHtml(R, ReportOptions(), "x").find("</html>"),
+  RunInfo Info;
+  Info.Name = "x";
+  EXPECT_NE(formatReportHtml(R, {}, ReportOptions(), Info).find("</html>"),
             std::string::npos);
   EXPECT_EQ(reportToJson(R, ReportOptions())["records"], 0);
 }
 
 TEST(MetricsTest, HtmlEscapesTaskNames) {
   std::vector<KernelSample> Samples = {kernel("<b>&", 0, 1, true, 1.0)};
+  RunInfo Info;
+  Info.Name = "run";
   std::string Html = formatReportHtml(computeReport(Samples, ReportOptions()),
-                                      ReportOptions(), "run");
+                                      Samples, ReportOptions(), Info);
   EXPECT_NE(Html.find("&lt;b&gt;&amp;"), std::string::npos);
   EXPECT_EQ(Html.find("<b>&"), std::string::npos);
 }

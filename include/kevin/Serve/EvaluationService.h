@@ -16,8 +16,10 @@
 
 #include "kevin/Rollout/Prompt.h"
 #include "kevin/Rollout/Rollout.h"
+#include "kevin/Rollout/StageProgress.h"
 #include "kevin/Rollout/StageScheduler.h"
 #include "kevin/Serve/WarmEngine.h"
+#include "kevin/Support/Progress.h"
 
 #include <atomic>
 #include <map>
@@ -44,6 +46,10 @@ struct ServiceOptions {
   /// refused (the server answers 503).
   size_t MaxPending = 4096;
   std::string PromptFile;
+  /// Gets a line per finished sample and, while samples are in flight and
+  /// none finishes, a heartbeat naming them (kevin/Support/Progress.h); null:
+  /// none.
+  std::ostream *ProgressLog = nullptr;
 };
 
 /// The batch could not be taken: the queue is full.
@@ -76,11 +82,15 @@ private:
   Json intake(Json Sample, const StageSelection &Stages, bool &Ready) const;
   /// outcome, feedback and (for a sample the engine never saw) reward.
   Json finish(Json Record) const;
+  /// The sample's line in the progress log, if there is one.
+  void logFinished(const Json &Record) const;
 
   ServiceOptions Options;
   std::unique_ptr<WarmEngine> Engine;
   std::map<std::string, std::string> TaskPaths; ///< By task id.
   std::map<std::string, PromptTemplates> Templates; ///< "cpu", "cuda".
+  std::unique_ptr<Progress> Activity; ///< With ProgressLog.
+  std::unique_ptr<StageProgress> Tracked; ///< The engine, telling Activity.
   std::unique_ptr<StageScheduler> Scheduler;
   std::atomic<size_t> Evaluated{0};
   std::atomic<size_t> Requests{0};
