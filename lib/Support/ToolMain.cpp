@@ -27,6 +27,16 @@ std::string versionText(const std::string &ToolName) {
   return Text;
 }
 
+std::vector<std::string> splitCommaList(const std::string &List) {
+  std::vector<std::string> Items;
+  std::stringstream In(List);
+  std::string Item;
+  while (std::getline(In, Item, ','))
+    if (!Item.empty())
+      Items.push_back(Item);
+  return Items;
+}
+
 std::optional<int> parseCommandLine(CLI::App &App, int Argc, char **Argv) {
   std::string Version = versionText(App.get_name());
   Version.pop_back(); // CLI11 adds the final newline.

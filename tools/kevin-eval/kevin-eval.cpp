@@ -29,16 +29,6 @@
 
 using namespace kevin;
 
-static std::vector<std::string> splitList(const std::string &List) {
-  std::vector<std::string> Items;
-  std::stringstream In(List);
-  std::string Item;
-  while (std::getline(In, Item, ','))
-    if (!Item.empty())
-      Items.push_back(Item);
-  return Items;
-}
-
 namespace {
 
 /// The stage settings of the command line.
@@ -226,7 +216,7 @@ int main(int Argc, char **Argv) {
                        }),
         Candidates->end());
   }
-  Options.Scheduling.Devices = splitList(Flags.Devices);
+  Options.Scheduling.Devices = splitCommaList(Flags.Devices);
   if (Options.Scheduling.Devices.empty()) {
     Tool.usageError("--device names no device");
     return ExitError;

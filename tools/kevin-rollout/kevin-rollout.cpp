@@ -17,7 +17,6 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <unistd.h>
 
 using namespace kevin;
@@ -50,16 +49,6 @@ static Error postProcess(const std::string &RunDir) {
   std::cout << "training rows: " << RunDir << "/train.jsonl\n"
             << "report: " << RunDir << "/report.html\n";
   return Error::success();
-}
-
-static std::vector<std::string> splitList(const std::string &List) {
-  std::vector<std::string> Items;
-  std::stringstream In(List);
-  std::string Item;
-  while (std::getline(In, Item, ','))
-    if (!Item.empty())
-      Items.push_back(Item);
-  return Items;
 }
 
 int main(int Argc, char **Argv) {
@@ -182,7 +171,7 @@ int main(int Argc, char **Argv) {
   }
   if (CheckPreset.empty())
     CheckPreset = Options.Device == "cpu" ? "cpu" : "strict";
-  for (const std::string &Stage : splitList(Stages))
+  for (const std::string &Stage : splitCommaList(Stages))
     Options.Stages.push_back(
         Stage == "check" ? makeStage(Stage, {"--preset", CheckPreset})
                          : makeStage(Stage, {"--device", Options.Device}));

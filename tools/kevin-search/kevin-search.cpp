@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 
 using namespace kevin;
 
@@ -119,16 +118,6 @@ void addEvaluationOptions(CLI::App &App, CommandLine &C) {
   App.add_option("--seed", C.Table.Seed, "--format table: bootstrap seed");
 }
 
-std::vector<std::string> splitList(const std::string &List) {
-  std::vector<std::string> Items;
-  std::stringstream In(List);
-  std::string Item;
-  while (std::getline(In, Item, ','))
-    if (!Item.empty())
-      Items.push_back(Item);
-  return Items;
-}
-
 int printCurves(ToolContext &Tool, const CommandLine &C) {
   std::vector<Error> Warnings;
   auto Kernels = readSearchKernels(C.CurveRuns, Warnings);
@@ -161,7 +150,7 @@ void addStages(CommandLine &C) {
   RolloutOptions &R = C.Search.Run;
   if (C.CheckPreset.empty())
     C.CheckPreset = R.Device == "cpu" ? "cpu" : "strict";
-  for (const std::string &Stage : splitList(C.Stages))
+  for (const std::string &Stage : splitCommaList(C.Stages))
     R.Stages.push_back(Stage == "check"
                            ? makeStage(Stage, {"--preset", C.CheckPreset})
                            : makeStage(Stage, {"--device", R.Device}));

@@ -75,3 +75,11 @@ TEST(ToolMainTest, ChoiceOptions) {
   const char *Bad[] = {"kevin-test", "--return", "mean"};
   EXPECT_THROW(Again.parse(3, const_cast<char **>(Bad)), CLI::ValidationError);
 }
+
+TEST(ToolMainTest, CommaListsDropEmptyItems) {
+  EXPECT_EQ(splitCommaList("cuda:0,,cuda:1,"),
+            (std::vector<std::string>{"cuda:0", "cuda:1"}));
+  EXPECT_EQ(splitCommaList("check"), (std::vector<std::string>{"check"}));
+  EXPECT_TRUE(splitCommaList("").empty());
+  EXPECT_TRUE(splitCommaList(",,").empty());
+}

@@ -27,6 +27,10 @@ std::string versionText(const std::string &ToolName);
 /// should go on, or the exit code to return right away.
 std::optional<int> parseCommandLine(CLI::App &App, int Argc, char **Argv);
 
+/// The items of a comma-separated option value (`--stages check,run`), empty
+/// items dropped.
+std::vector<std::string> splitCommaList(const std::string &List);
+
 /// Adds an option whose value is one of the names in Choices, stored in
 /// Target as the matching value: help shows `--return sum|max (default:
 /// sum)` and a wrong value is `--return: mean not in {sum,max}`.
