@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
 """bench-timing.py - kevin-bench's timing goals, measured on a GPU machine.
 
-  1. repeatability: each kernel timed by --repeats separate kevin-bench runs
-     (fresh secrets, fresh processes); prints speedup max/min - 1 (goal <= 2%);
+  1. repeatability: --repeats kevin-bench processes (fresh secrets, their own
+     reference workers) started at once, each timing every kernel; the
+     device lock keeps their timing loops apart. Prints each kernel's
+     speedup max/min - 1 (goal <= 2%) and the reference's round medians per
+     process (kevin-bench times each side in rounds of fresh placements);
   2. agreement: the same kernels (candidate and reference) timed by
      triton.testing.do_bench (median, its own L2 flush) in one process, with
      the candidate's extension loaded from kevin's build cache; prints
      kevin median / do_bench median - 1 (goal within 3%);
   3. escapes: the side-stream and host-thread candidates of the adversarial
      corpus must come back rejected with their flag;
-  4. with --probes N: N fresh processes per kernel time the reference and
+  4. with --probes N (and agree): N fresh processes per kernel time the reference and
      the candidate with do_bench and name the reference's GPU kernels (the
      profiler), which tells a per-process effect (algorithm choice, memory
-     placement) from kevin-bench's own spread.
+     placement) from kevin-bench's own spread;
+  5. serve: every kernel through a kevin serve on 127.0.0.1 (its warm
+     worker times each reference once per task), two requests, a restart,
+     a third request; each speedup against the kevin-bench median of 1.
+     (goal within 2%).
 
-usage: bench-timing.py --bin BUILD/bin [--repeats 5] [--out DIR]
+usage: bench-timing.py --bin BUILD/bin [--repeats 5] [--kernels all] [--steps repeat,agree,escapes,serve]
+                       [--out DIR]
 The candidates must already be built into $KEVIN_CACHE_DIR (kevin-run
 --build-only), as utils/gpu-validate.sh does.
 """
@@ -24,9 +32,11 @@ import importlib.util
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARE = os.path.join(ROOT, "share", "kevin")
@@ -44,6 +54,97 @@ def kevin_bench(binary, task, candidate, extra=()):
     if not out.stdout.strip():
         raise RuntimeError("kevin-bench gave no record: " + out.stderr[-2000:])
     return json.loads(out.stdout.splitlines()[-1])["bench"]
+
+
+def solution_of(task):
+    return os.path.join(SHARE, "solutions", "cuda", task + ".py")
+
+
+def all_kernels():
+    """Every bundled CUDA solution, as task ids."""
+    root = os.path.join(SHARE, "solutions", "cuda")
+    return sorted(os.path.relpath(p, root)[:-3] for p in glob.glob(os.path.join(root, "*", "*.py")))
+
+
+def repeated_benches(binary, tasks, repeats, budget, out_dir):
+    """repeats kevin-bench processes at once, each timing every kernel into
+    OUT/bench-repeat-N.jsonl."""
+    records = "".join(json.dumps({"id": t, "task_path": os.path.join(SHARE, "tasks", t + ".py"),
+                                  "candidate_path": solution_of(t), "run": {"correct": True}}) + "\n"
+                      for t in tasks)
+    procs = []
+    for i in range(repeats):
+        out = open(os.path.join(out_dir, "bench-repeat-%d.jsonl" % i), "w")
+        err = open(os.path.join(out_dir, "bench-repeat-%d.err" % i), "w")
+        p = subprocess.Popen([os.path.join(binary, "kevin-bench"), "--device", "cuda", "--budget", budget,
+                              "--quiet"], stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
+        p.stdin.write(records)
+        p.stdin.close()
+        procs.append(p)
+    for p in procs:
+        p.wait(timeout=900)
+
+
+def load_repeats(out_dir):
+    """{task: [bench section per kevin-bench process]} from the files that
+    repeated_benches wrote (this run's, or an earlier call's)."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(out_dir, "bench-repeat-*.jsonl"))):
+        for line in open(path):
+            r = json.loads(line)
+            found.setdefault(r["id"], []).append(r["bench"])
+    return found
+
+
+def start_server(binary):
+    """kevin serve on a free port of 127.0.0.1: (process, base URL)."""
+    p = subprocess.Popen([os.path.join(binary, "kevin-serve"), "--tasks", os.path.join(SHARE, "tasks"),
+                          "--device", "cuda", "--port", "0", "--no-check"],
+                         stderr=subprocess.PIPE, text=True)
+    for line in p.stderr:
+        m = re.search(r"listening on (http://\S+)", line)
+        if m:
+            return p, m.group(1)
+    raise RuntimeError("kevin serve did not start (exit %s)" % p.wait())
+
+
+def serve_speedups(binary, tasks, log):
+    """{task: [speedup of POST 1, POST 2, POST 3 after a restart]}."""
+    body = "".join(json.dumps({"id": t, "task_id": t, "code": open(solution_of(t)).read()}) + "\n"
+                   for t in tasks).encode()
+    found = {t: [] for t in tasks}
+    for server_run, posts in ((0, 2), (1, 1)):
+        proc, url = start_server(binary)
+        try:
+            for post in range(posts):
+                req = urllib.request.Request(url + "/v1/evaluate", data=body,
+                                             headers={"Content-Type": "application/x-ndjson"})
+                reply = urllib.request.urlopen(req, timeout=900).read().decode()
+                for line in reply.splitlines():
+                    r = json.loads(line)
+                    log.write(json.dumps({"serve": server_run, "post": post, "id": r["id"],
+                                          "bench": r.get("bench")}) + "\n")
+                    found[r["id"]].append((r.get("bench") or {}).get("speedup"))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=120)
+    return found
+
+
+def report_serve(binary, rows, log):
+    """Prints the serve table (5. above); the worst |serve/kevin-bench - 1|."""
+    medians = {r["task"]: r["speedup"] for r in rows if r["ok"]}
+    found = serve_speedups(binary, list(medians), log)
+    print()
+    print("%-40s %9s %27s %9s" % ("kernel (kevin serve)", "bench", "POST 1, POST 2, restarted", "worst"))
+    worst = 0.0
+    for task, speedups in found.items():
+        devs = [abs(s / medians[task] - 1) if s else float("inf") for s in speedups]
+        worst = max([worst] + devs)
+        print("%-40s %9.3f %27s %+8.2f%%" % (task, medians[task], ", ".join(
+            "%.3f" % s if s else "none" for s in speedups), 100 * max(devs)))
+    print("kevin serve: worst |serve/kevin-bench - 1| %.2f%% (goal <= 2%%)" % (100 * worst))
+    return worst
 
 
 def load_from_kevin_cache(name, *args, **kwargs):
@@ -106,7 +207,7 @@ def reference_kernels(task):
 
 def probe(task):
     """One fresh process's view of a kernel (run as a child)."""
-    candidate = os.path.join(SHARE, "solutions", "cuda", task + ".py")
+    candidate = solution_of(task)
     ref_ms, cand_ms = do_bench_medians(task, candidate)
     print(json.dumps({"task": task, "reference_ms": ref_ms, "candidate_ms": cand_ms,
                       "reference_kernels": reference_kernels(task)}))
@@ -136,6 +237,62 @@ def run_probes(task, count, log):
                                    len({tuple(r["reference_kernels"]) for r in found})))
 
 
+def timing_rows(kernels, benched, args, agree, log):
+    """Prints a row per kernel (1., and 2. when agree) and returns them."""
+    rows = []
+    print("%-40s %9s %9s %9s %8s %10s %10s %8s %8s  %s" % (
+        "kernel", "speedup", "min", "max", "spread", "kevin ms", "do_bench", "cand", "ref",
+        "reference rounds (ms) per process"))
+    for task in kernels:
+        benches = benched.get(task, [])
+        for i, b in enumerate(benches):
+            log.write(json.dumps({"task": task, "repeat": i, "bench": b}) + "\n")
+        speedups = [b["speedup"] for b in benches if b.get("speedup")]
+        if len(speedups) < max(len(benches), 2):
+            print("%-40s timing failed: %s" % (task, [b.get("message") for b in benches]))
+            rows.append({"task": task, "ok": False})
+            continue
+        spread = max(speedups) / min(speedups) - 1
+        ref_kevin = sorted(b["reference"]["median_ms"] for b in benches)[len(benches) // 2]
+        cand_kevin = sorted(b["candidate"]["median_ms"] for b in benches)[len(benches) // 2]
+        rounds = " ".join("/".join("%.4g" % m for m in b["reference"].get("rounds_ms", [])) for b in benches)
+        cand_db = ref_db = cand_agree = ref_agree = float("nan")
+        if agree:
+            try:
+                ref_db, cand_db = do_bench_medians(task, solution_of(task))
+                cand_agree = cand_kevin / cand_db - 1
+                ref_agree = ref_kevin / ref_db - 1
+            except Exception as err:  # report, keep going
+                print("  do_bench failed for %s: %s" % (task, err))
+        if args.probes:
+            run_probes(task, args.probes, log)
+        med = sorted(speedups)[len(speedups) // 2]
+        print("%-40s %9.3f %9.3f %9.3f %7.2f%% %10.4f %10.4f %+7.2f%% %+7.2f%%  %s" % (
+            task, med, min(speedups), max(speedups), 100 * spread, cand_kevin, cand_db,
+            100 * cand_agree, 100 * ref_agree, rounds), flush=True)
+        rows.append({"task": task, "ok": True, "processes": len(speedups), "speedup": med,
+                     "spread": spread, "candidate_agreement": cand_agree,
+                     "reference_agreement": ref_agree, "kevin_candidate_ms": cand_kevin,
+                     "do_bench_candidate_ms": cand_db, "kevin_reference_ms": ref_kevin,
+                     "do_bench_reference_ms": ref_db})
+    return rows
+
+
+def check_escapes(binary, log):
+    """3. above: prints a row per escape candidate; whether all were caught."""
+    print()
+    print("%-55s %-16s %s" % ("escape candidate", "expected flag", "got"))
+    caught_all = True
+    for task, path, flag in ESCAPES:
+        b = kevin_bench(binary, task, os.path.join(SHARE, path), ["--budget", "1"])
+        log.write(json.dumps({"task": task, "escape": path, "bench": b}) + "\n")
+        caught = (not b.get("ok")) and flag in b.get("flags", []) and b.get("speedup") is None
+        caught_all &= caught
+        print("%-55s %-16s %s %s (%s)" % (path, flag, b.get("outcome"), b.get("flags"),
+                                         "caught" if caught else "MISSED"))
+    return caught_all
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True)
@@ -143,9 +300,11 @@ def main():
     parser.add_argument("--budget", default="2")
     parser.add_argument("--out", default=".")
     parser.add_argument("--kernels", default=",".join(KERNELS),
-                        help="task ids, comma-separated; empty for none (default: %(default)s)")
-    parser.add_argument("--no-escapes", action="store_true",
-                        help="skip the escape candidates")
+                        help="task ids, comma-separated, or 'all' (every bundled CUDA solution); "
+                             "empty for none (default: %(default)s)")
+    parser.add_argument("--steps", default="repeat,agree,escapes",
+                        help="repeat (1.), agree (2.), escapes (3.), serve (5.), comma-separated; a later "
+                             "call without repeat reads the repeats of --out (default: %(default)s)")
     parser.add_argument("--probes", type=int, default=0,
                         help="fresh do_bench processes per kernel (see 4. above)")
     parser.add_argument("--probe", help=argparse.SUPPRESS)
@@ -153,65 +312,26 @@ def main():
     os.environ["KEVIN_TASK_PROFILE"] = "gpu"
     if args.probe:
         return probe(args.probe)
-    log = open(os.path.join(args.out, "bench-timing.jsonl"), "w")
-    rows = []
-    print("%-40s %9s %9s %9s %8s %10s %10s %8s %8s" % (
-        "kernel", "speedup", "min", "max", "spread", "kevin ms", "do_bench", "cand", "ref"))
-    for task in [t for t in args.kernels.split(",") if t]:
-        candidate = os.path.join(SHARE, "solutions", "cuda", task + ".py")
-        benches = []
-        for i in range(args.repeats):
-            b = kevin_bench(args.bin, task, candidate, ["--budget", args.budget])
-            log.write(json.dumps({"task": task, "repeat": i, "bench": b}) + "\n")
-            log.flush()
-            print("  %s run %d: %s" % (task, i, b.get("message")), flush=True)
-            benches.append(b)
-        speedups = [b["speedup"] for b in benches if b.get("speedup")]
-        if len(speedups) < args.repeats:
-            print("%-40s timing failed: %s" % (task, [b.get("message") for b in benches]))
-            rows.append({"task": task, "ok": False})
-            continue
-        spread = max(speedups) / min(speedups) - 1
-        ref_kevin = sorted(b["reference"]["median_ms"] for b in benches)[len(benches) // 2]
-        cand_kevin = sorted(b["candidate"]["median_ms"] for b in benches)[len(benches) // 2]
-        try:
-            ref_db, cand_db = do_bench_medians(task, candidate)
-            cand_agree = cand_kevin / cand_db - 1
-            ref_agree = ref_kevin / ref_db - 1
-        except Exception as err:  # report, keep going
-            print("  do_bench failed for %s: %s" % (task, err))
-            cand_db = ref_db = cand_agree = ref_agree = float("nan")
-        if args.probes:
-            run_probes(task, args.probes, log)
-        med = sorted(speedups)[len(speedups) // 2]
-        print("%-40s %9.3f %9.3f %9.3f %7.2f%% %10.4f %10.4f %+7.2f%% %+7.2f%%" % (
-            task, med, min(speedups), max(speedups), 100 * spread, cand_kevin, cand_db,
-            100 * cand_agree, 100 * ref_agree))
-        rows.append({"task": task, "ok": True, "spread": spread, "candidate_agreement": cand_agree,
-                     "reference_agreement": ref_agree, "kevin_candidate_ms": cand_kevin,
-                     "do_bench_candidate_ms": cand_db, "kevin_reference_ms": ref_kevin,
-                     "do_bench_reference_ms": ref_db})
-    print()
-    print("%-55s %-16s %s" % ("escape candidate", "expected flag", "got"))
-    escapes_ok = True
-    for task, path, flag in ([] if args.no_escapes else ESCAPES):
-        b = kevin_bench(args.bin, task, os.path.join(SHARE, path), ["--budget", "1"])
-        log.write(json.dumps({"task": task, "escape": path, "bench": b}) + "\n")
-        caught = (not b.get("ok")) and flag in b.get("flags", []) and b.get("speedup") is None
-        escapes_ok &= caught
-        print("%-55s %-16s %s %s (%s)" % (path, flag, b.get("outcome"), b.get("flags"),
-                                         "caught" if caught else "MISSED"))
+    steps = set(args.steps.split(","))
+    log = open(os.path.join(args.out, "bench-timing.jsonl"), "a")
+    kernels = all_kernels() if args.kernels == "all" else [t for t in args.kernels.split(",") if t]
+    if "repeat" in steps and kernels:
+        repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out)
+    rows = timing_rows(kernels, load_repeats(args.out), args, "agree" in steps, log)
+    serve_worst = report_serve(args.bin, rows, log) if "serve" in steps else None
+    escapes_ok = check_escapes(args.bin, log) if "escapes" in steps else None
     good = [r for r in rows if r["ok"]]
     worst_spread = max((r["spread"] for r in good), default=float("nan"))
     worst_agree = max((abs(r["candidate_agreement"]) for r in good), default=float("nan"))
     print()
-    if rows:
-        print("repeatability: worst speedup spread %.2f%% (goal <= 2%%)" % (100 * worst_spread))
+    print("repeatability: worst speedup spread %.2f%% over %d kernels (goal <= 2%%)" % (
+        100 * worst_spread, len(good)))
+    if "agree" in steps:
         print("agreement: worst |kevin/do_bench - 1| on candidates %.2f%% (goal <= 3%%)" % (100 * worst_agree))
-    else:
-        print("repeatability and agreement: no kernels timed (--kernels is empty)")
-    print("escapes: %s" % ("all caught" if escapes_ok else "SOME MISSED"))
-    json.dump({"rows": rows, "escapes_caught": escapes_ok}, open(os.path.join(args.out, "bench-timing.json"), "w"), indent=1)
+    if escapes_ok is not None:
+        print("escapes: %s" % ("all caught" if escapes_ok else "SOME MISSED"))
+    json.dump({"rows": rows, "escapes_caught": escapes_ok, "serve_worst": serve_worst},
+              open(os.path.join(args.out, "bench-timing.json"), "w"), indent=1)
     return 0
 
 

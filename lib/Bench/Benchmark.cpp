@@ -90,11 +90,14 @@ std::vector<std::string> workerArgv(const BenchOptions &O, const char *Mode,
 }
 
 Json timingPlan(const BenchOptions &O) {
+  size_t Rounds = O.Rounds ? O.Rounds : isCudaDevice(O.Device) ? 3 : 1;
   return Json{{"min_trials", O.MinTrials},
               {"max_trials", O.MaxTrials},
               {"target_rse", O.TargetRse},
               {"budget_seconds", O.BudgetSeconds},
-              {"flush_bytes", O.FlushBytes}};
+              {"flush_bytes", O.FlushBytes},
+              {"rounds", Rounds},
+              {"round_agreement", O.RoundAgreement}};
 }
 
 } // namespace

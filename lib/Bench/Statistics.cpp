@@ -101,6 +101,23 @@ bool StoppingRule::shouldStop(const std::vector<double> &Samples,
   return summarize(Samples).MedianRelativeStandardError < TargetRse;
 }
 
+bool TimingRounds::settled(const std::vector<double> &RoundMedians) const {
+  if (RoundMedians.size() >= MaxRounds)
+    return true;
+  if (RoundMedians.size() < 2)
+    return false;
+  double Last = RoundMedians.back();
+  for (size_t I = 0; I + 1 < RoundMedians.size(); ++I)
+    if (std::abs(Last / RoundMedians[I] - 1) <= Agreement)
+      return true;
+  return false;
+}
+
+size_t TimingRounds::keep(const std::vector<double> &RoundMedians) {
+  return std::min_element(RoundMedians.begin(), RoundMedians.end()) -
+         RoundMedians.begin();
+}
+
 bool medianExcessExceeds(const std::vector<double> &Timed,
                          const std::vector<double> &Wider, double Overhead,
                          double Fraction, double Slack) {

@@ -2,7 +2,8 @@
 //
 // Warm-up, the calibration of the synchronize and host-clock overheads, the
 // thread census baseline, then timed calls and audit calls until the
-// stopping rule (kevin/Bench/Statistics.h) ends the loop.
+// stopping rule (kevin/Bench/Statistics.h) ends the round; more rounds in
+// fresh placements until two agree (TimingRounds).
 //
 //===----------------------------------------------------------------------===//
 #include "TimingLoop.h"
@@ -91,60 +92,123 @@ void calibrateOverheads(CallTimer &Timer, py::module_ &Prelude, Json &Out) {
   Out["host_overhead_ms"] = summarize(HostOverhead).Median;
 }
 
-} // namespace
-
-Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
-               const std::vector<py::list> &Pool,
-               const std::vector<py::list> &Audits, const TimingPlan &Plan,
-               const AuditSink &OnAudit) {
-  Json Out;
-  auto Start = SteadyClock::now();
-  unsigned Warmups = warmUp(Timer, Model, Pool, Plan);
-  calibrateOverheads(Timer, Prelude, Out);
-  unsigned BaselineThreads = settledThreadCount(),
-           MaxThreads = BaselineThreads;
+/// One round's timed calls, as the three clocks saw them.
+struct RoundSamples {
   Json Ms = Json::array(), Synced = Json::array(), Host = Json::array();
-  Json AuditTimes = Json::array(), AuditLate = Json::array();
   std::vector<double> Samples;
-  size_t NextAudit = 0, Trial = 0;
+};
+
+/// What the rounds share: the thread census and the audits (first round).
+struct LoopState {
+  unsigned MaxThreads = 0;
+  size_t NextAudit = 0;
+  Json AuditTimes = Json::array(), AuditLate = Json::array();
+};
+
+/// Timed calls rotating through P's pool, with the audits due among them,
+/// until the stopping rule ends the round.
+RoundSamples timeRound(CallTimer &Timer, const Placement &P,
+                       const std::vector<py::list> &Audits,
+                       const TimingPlan &Plan, const AuditSink &OnAudit,
+                       LoopState &State) {
+  RoundSamples R;
+  size_t Trial = 0;
   double TimedSeconds = 0; // timed calls only: audits write files
   while (true) {
+    size_t &NextAudit = State.NextAudit;
     if (NextAudit < Plan.AuditAt.size() && NextAudit < Audits.size() &&
-        Plan.AuditAt[NextAudit] <= Samples.size()) {
-      CallTimer::Sample S = Timer.call(Model, Audits[NextAudit], true);
-      MaxThreads = std::max(MaxThreads, S.Threads);
+        Plan.AuditAt[NextAudit] <= R.Samples.size()) {
+      CallTimer::Sample S = Timer.call(P.Model, Audits[NextAudit], true);
+      State.MaxThreads = std::max(State.MaxThreads, S.Threads);
       Timer.settle(Plan.SettleMs);
-      AuditLate.push_back(!sameContents(S.Early, outputTensors(S.Out)));
+      State.AuditLate.push_back(!sameContents(S.Early, outputTensors(S.Out)));
       OnAudit(static_cast<unsigned>(NextAudit), S);
-      AuditTimes.push_back(S.Ms);
+      State.AuditTimes.push_back(S.Ms);
       ++NextAudit;
       continue;
     }
     bool AuditsDone =
         NextAudit >= std::min(Plan.AuditAt.size(), Audits.size());
-    if (AuditsDone && Plan.Rule.shouldStop(Samples, TimedSeconds))
+    if (AuditsDone && Plan.Rule.shouldStop(R.Samples, TimedSeconds))
       break;
     auto CallStart = SteadyClock::now();
-    CallTimer::Sample S = Timer.call(Model, Pool[Trial++ % Pool.size()], false);
+    CallTimer::Sample S =
+        Timer.call(P.Model, P.Pool[Trial++ % P.Pool.size()], false);
     TimedSeconds += secondsSince(CallStart);
-    MaxThreads = std::max(MaxThreads, S.Threads);
-    Samples.push_back(S.Ms);
-    Ms.push_back(S.Ms);
-    Synced.push_back(S.SyncedMs);
-    Host.push_back(S.HostMs);
+    State.MaxThreads = std::max(State.MaxThreads, S.Threads);
+    R.Samples.push_back(S.Ms);
+    R.Ms.push_back(S.Ms);
+    R.Synced.push_back(S.SyncedMs);
+    R.Host.push_back(S.HostMs);
     // A loop the budget cannot end (audits pending past MaxTrials) ends here.
-    if (Samples.size() >= 4 * Plan.Rule.MaxTrials)
+    if (R.Samples.size() >= 4 * Plan.Rule.MaxTrials)
       break;
   }
-  Out["ms"] = Ms;
-  Out["synced_ms"] = Synced;
-  Out["host_ms"] = Host;
-  Out["audit_ms"] = AuditTimes;
-  Out["audit_late_writes"] = AuditLate;
+  return R;
+}
+
+} // namespace
+
+Placement freshPlacement(py::module_ &Prelude, const Placement &First,
+                         const std::string &Device, unsigned Round) {
+  py::list Pool;
+  for (const py::list &Args : First.Pool)
+    Pool.append(Args);
+  // A spacer of a different size each round shifts where the copies land.
+  size_t SpacerBytes = (size_t(2) * Round + 1) << 20;
+  py::tuple Made = Prelude.attr("fresh_placement")(First.Model, Pool, Device,
+                                                   SpacerBytes);
+  Placement P;
+  P.Model = Made[0];
+  for (py::handle Args : Made[1].cast<py::list>())
+    P.Pool.push_back(py::reinterpret_borrow<py::list>(Args));
+  P.KeepAlive = Made[2];
+  P.ModelCopied = Made[3].cast<bool>();
+  return P;
+}
+
+Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
+               const std::vector<py::list> &Audits, const TimingPlan &Plan,
+               const AuditSink &OnAudit,
+               const std::function<Placement(unsigned)> &MakePlacement) {
+  Json Out;
+  auto Start = SteadyClock::now();
+  unsigned Warmups = warmUp(Timer, First.Model, First.Pool, Plan);
+  calibrateOverheads(Timer, Prelude, Out);
+  LoopState State;
+  unsigned BaselineThreads = settledThreadCount();
+  State.MaxThreads = BaselineThreads;
+  std::vector<RoundSamples> Rounds;
+  std::vector<double> Medians;
+  Json Copied = Json::array({false});
+  Rounds.push_back(timeRound(Timer, First, Audits, Plan, OnAudit, State));
+  Medians.push_back(summarize(Rounds.back().Samples).Median);
+  Placement Current; // the latest fresh placement, alive while it is timed
+  while (!Plan.Rounds.settled(Medians)) {
+    try {
+      Current = MakePlacement(static_cast<unsigned>(Rounds.size()));
+    } catch (py::error_already_set &E) { // e.g. no memory for the copies
+      Out["round_error"] = std::string(E.what()).substr(0, 500);
+      break;
+    }
+    warmUp(Timer, Current.Model, Current.Pool, Plan);
+    Rounds.push_back(timeRound(Timer, Current, {}, Plan, OnAudit, State));
+    Medians.push_back(summarize(Rounds.back().Samples).Median);
+    Copied.push_back(Current.ModelCopied);
+  }
+  size_t Kept = TimingRounds::keep(Medians);
+  Out["ms"] = Rounds[Kept].Ms;
+  Out["synced_ms"] = Rounds[Kept].Synced;
+  Out["host_ms"] = Rounds[Kept].Host;
+  Out["rounds_ms"] = Medians;
+  Out["round_kept"] = Kept;
+  Out["rounds_model_copied"] = Copied;
+  Out["audit_ms"] = State.AuditTimes;
+  Out["audit_late_writes"] = State.AuditLate;
   Out["warmups"] = Warmups;
   Out["l2_persistence_resets"] = Timer.persistingResets();
   Out["threads_baseline"] = BaselineThreads;
-  Out["threads_max"] = MaxThreads;
+  Out["threads_max"] = State.MaxThreads;
   Out["seconds"] = secondsSince(Start);
   return Out;
 }

@@ -6,7 +6,9 @@
 //   warmups (secret count) -> synchronize-overhead calibration on an empty
 //   call (CUDA) -> thread census baseline -> timed calls rotating through
 //   the input pool until the median is precise enough or the budget ends,
-//   with audit calls on unseen input sets at secret positions.
+//   with audit calls on unseen input sets at secret positions; then, on a
+//   CUDA device, more rounds of timed calls in fresh memory placements
+//   until two rounds agree (kevin/Bench/Statistics.h, TimingRounds).
 //
 // Each call is timed by CallTimer (CallTimer.h). The trusted side
 // (lib/Bench/Benchmark.cpp) turns the samples into statistics and flags.
@@ -18,6 +20,7 @@
 #include "CallTimer.h"
 #include "kevin/Bench/Statistics.h"
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -34,6 +37,8 @@ struct TimingPlan {
   std::vector<size_t> AuditAt;
   size_t FlushBytes = 0; ///< 0: twice the device's L2, at least 256 MiB
   double SettleMs = 2;
+  /// Rounds after the first time the model in a fresh placement.
+  TimingRounds Rounds;
 
   static TimingPlan from(const Json &J) {
     TimingPlan P;
@@ -45,6 +50,8 @@ struct TimingPlan {
     P.Rule.BudgetSeconds = J.value("budget_seconds", 5.0);
     P.FlushBytes = J.value("flush_bytes", size_t(0));
     P.SettleMs = J.value("settle_ms", 2.0);
+    P.Rounds.MaxRounds = std::max<size_t>(J.value("rounds", size_t(1)), 1);
+    P.Rounds.Agreement = J.value("round_agreement", 0.01);
     if (J.contains("audit_at"))
       for (const Json &A : J["audit_at"])
         P.AuditAt.push_back(A.get<size_t>());
@@ -55,11 +62,28 @@ struct TimingPlan {
 /// Where audit K's outputs go (the candidate) or nowhere (the reference).
 using AuditSink = std::function<void(unsigned, const CallTimer::Sample &)>;
 
-/// The samples of one timing loop, as the trusted side reads them.
-Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
-               const std::vector<py::list> &Pool,
+/// What a timing round calls: the model and the input pool, and whatever
+/// must stay alive with them (the spacer of a fresh placement). Hidden, as
+/// the pybind11 types it holds are.
+struct __attribute__((visibility("hidden"))) Placement {
+  py::object Model;
+  std::vector<py::list> Pool;
+  py::object KeepAlive;
+  bool ModelCopied = false;
+};
+
+/// The placement for the next round, made from the first round's model and
+/// pool (fresh_placement in the worker prelude).
+Placement freshPlacement(py::module_ &Prelude, const Placement &First,
+                         const std::string &Device, unsigned Round);
+
+/// The samples of one timing loop, as the trusted side reads them: those of
+/// the round kept, and each round's median. The audits run in the first
+/// round; later rounds come from MakePlacement.
+Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
                const std::vector<py::list> &Audits, const TimingPlan &Plan,
-               const AuditSink &OnAudit);
+               const AuditSink &OnAudit,
+               const std::function<Placement(unsigned)> &MakePlacement);
 
 } // namespace worker
 } // namespace kevin

@@ -258,7 +258,9 @@ void Benchmarker::CandidateRun::judgeTiming(ReferenceRun &Ref,
     B["speedup_ci"] = Json::array({Speedup.Low, Speedup.High});
   }
   B["candidate"] = summaryJson(Cand.Summary);
+  B["candidate"]["rounds_ms"] = numbers(Timing, "rounds_ms");
   B["reference"] = summaryJson(Base.Summary);
+  B["reference"]["rounds_ms"] = numbers(RefTiming, "rounds_ms");
   B["flags"] = Flags.Flags;
   B["warmups"] = Timing.value("warmups", 0u);
   B["pool_size"] = Ref.Report.value("pool", Options.PoolSize);

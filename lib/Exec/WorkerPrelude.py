@@ -214,6 +214,22 @@ def compile_model(model):
     return torch.compile(model)
 
 
+def fresh_placement(model, pool, device, spacer_bytes):
+    """kevin-bench's next timing round: the pool's tensors cloned and a copy
+    of the model, both in new device allocations made after a spacer of
+    spacer_bytes, so that the round does not inherit the memory placement of
+    the one before. Returns (model, pool, spacer, model_copied); a model that
+    cannot be copied is reused as it is."""
+    spacer = torch.empty(spacer_bytes, dtype=torch.uint8, device=device)
+    fresh = [[a.clone() if isinstance(a, torch.Tensor) else a for a in args]
+             for args in pool]
+    try:
+        import copy
+        return copy.deepcopy(model), fresh, spacer, True
+    except Exception:
+        return model, fresh, spacer, False
+
+
 def draw_inputs(get_inputs, device, seed):
     """The task's get_inputs() drawn from `seed`, with its factory calls
     (randn, rand, ...) on `device` when that is a CUDA device and torch can

@@ -93,7 +93,13 @@ int main(int Argc, char **Argv) {
                  "stop when the median's relative standard error is below "
                  "this (default 0.01)");
   App.add_option("--budget", Options.BudgetSeconds,
-                 "seconds of timed calls per side at most (default 2)");
+                 "seconds of timed calls per side and round at most "
+                 "(default 2)");
+  App.add_option("--rounds", Options.Rounds,
+                 "timing rounds per side at most, each in a fresh memory "
+                 "placement, until two agree within 1% (default: 3 on a CUDA "
+                 "device, 1 on the CPU)")
+      ->check(CLI::Range(size_t(1), size_t(10)));
   App.add_option("--speedup-bound", Options.SpeedupBound,
                  "flag speedups above this for review (default 10)");
   App.add_option("--flush-bytes", Options.FlushBytes,

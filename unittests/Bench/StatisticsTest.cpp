@@ -83,3 +83,19 @@ TEST(StatisticsTest, ExcessBeyondOverheadIsAnEscape) {
                                    0.02));
   EXPECT_FALSE(medianExcessExceeds({}, {}, 0, 0.5, 0.02));
 }
+
+TEST(StatisticsTest, TimingRoundsSettleOnTwoThatAgree) {
+  TimingRounds Rounds; // up to 3, within 1%
+  EXPECT_FALSE(Rounds.settled({}));
+  EXPECT_FALSE(Rounds.settled({0.398}));         // one round proves nothing
+  EXPECT_TRUE(Rounds.settled({0.372, 0.3735}));  // two agree
+  EXPECT_FALSE(Rounds.settled({0.398, 0.372}));  // a slow mode, then not
+  EXPECT_TRUE(Rounds.settled({0.398, 0.372, 0.3718})); // the third agrees
+  EXPECT_TRUE(Rounds.settled({0.398, 0.372, 0.385}));  // out of rounds
+  // The kept round is the fastest: the slow mode is the placement's.
+  EXPECT_EQ(TimingRounds::keep({0.398, 0.372, 0.3718}), 2u);
+  EXPECT_EQ(TimingRounds::keep({0.372, 0.398}), 0u);
+  TimingRounds One;
+  One.MaxRounds = 1;
+  EXPECT_TRUE(One.settled({0.398}));
+}

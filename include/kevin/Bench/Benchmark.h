@@ -52,8 +52,14 @@ struct BenchOptions {
   size_t MaxTrials = 1000;
   /// Stop when the median's relative standard error is below this.
   double TargetRse = 0.01;
-  /// Seconds of timed calls per side at most (after MinTrials).
+  /// Seconds of timed calls per side and round at most (after MinTrials).
   double BudgetSeconds = 2;
+  /// Each side is timed in up to this many rounds, each in a fresh memory
+  /// placement, until two rounds' medians agree within RoundAgreement
+  /// (relative); the fastest round is kept. 0: the device's default, 3 on
+  /// a CUDA device (placement modes are a device's), 1 on the CPU.
+  size_t Rounds = 0;
+  double RoundAgreement = 0.01;
   /// A task's reference is timed again, with fresh input sets, after this
   /// many candidates (0: never) or once its timing is older than
   /// ReferenceMaxAgeSeconds (0: never): a long-lived benchmarker (kevin

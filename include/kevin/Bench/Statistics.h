@@ -56,6 +56,19 @@ struct StoppingRule {
                   double ElapsedSeconds) const;
 };
 
+/// Timing rounds (kevin-bench on a CUDA device): one side is timed in up to
+/// a few rounds, each in a fresh memory placement, because a placement can
+/// put a whole process's timing in a slower mode. The rounds are settled
+/// once the last round's median is within Agreement (relative) of an
+/// earlier round's; the round kept is the one with the lowest median.
+struct TimingRounds {
+  size_t MaxRounds = 3;
+  double Agreement = 0.01;
+
+  bool settled(const std::vector<double> &RoundMedians) const;
+  static size_t keep(const std::vector<double> &RoundMedians);
+};
+
 /// The escape test: per trial, a wider clock (the events after a device-wide
 /// synchronize, or the host clock) minus the timed one minus a calibrated
 /// Overhead; true when the median of that excess is above both Fraction of
