@@ -139,7 +139,26 @@ Benchmarker::cachedReference(const std::string &TaskPath) {
     return nullptr;
   }
   ++Ref.Uses;
+  Ref.LastUsed = SteadyClock::now();
   return Found->second;
+}
+
+void Benchmarker::boundReferenceDisk(const ReferenceRun *Newest) {
+  while (true) {
+    uintmax_t Total = 0;
+    auto Oldest = References.end();
+    for (auto It = References.begin(); It != References.end(); ++It) {
+      Total += It->second->DiskBytes;
+      if (It->second.get() != Newest &&
+          (Oldest == References.end() ||
+           It->second->LastUsed < Oldest->second->LastUsed))
+        Oldest = It;
+    }
+    if (Total <= Options.ReferenceDiskBytes || Oldest == References.end())
+      return;
+    // Candidates still timed against it keep it until they end.
+    References.erase(Oldest);
+  }
 }
 
 Expected<std::shared_ptr<Benchmarker::ReferenceRun>>
@@ -225,9 +244,11 @@ Benchmarker::reference(const std::string &TaskPath,
     Run->AuditFiles.push_back(std::move(*Opened));
   }
   Run->Report = std::move(Report);
-  Run->TimedAt = SteadyClock::now();
+  Run->TimedAt = Run->LastUsed = SteadyClock::now();
   Run->Uses = 1;
+  Run->DiskBytes = fs::treeBytes(Path);
   References[TaskPath] = Run;
+  boundReferenceDisk(Run.get());
   return Run;
 }
 
@@ -425,6 +446,10 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
     return std::move(Run.V);
   }
   ReferenceRun &Ref = **RefOrErr;
+  {
+    std::lock_guard<std::mutex> Hold(Guard);
+    Run.ReferenceUses = Ref.Uses;
+  }
   Expected<SubprocessResult> Proc = Run.handOff(Ref);
   if (!Proc)
     return Proc.error();

@@ -33,9 +33,12 @@ struct Benchmarker::ReferenceRun {
   std::vector<OpenTensorFile> AuditFiles;
   std::vector<std::vector<at::Tensor>> AuditOutputs;
   double Seconds = 0;
-  /// When it was timed, and how many candidates it has served.
-  SteadyClock::time_point TimedAt;
+  /// When it was timed, how many candidates it has served and when it was
+  /// last handed out.
+  SteadyClock::time_point TimedAt, LastUsed;
   size_t Uses = 0;
+  /// What its directory (the input sets) holds on disk.
+  uintmax_t DiskBytes = 0;
 
   /// Reads the audit outputs not read yet; all of them or none.
   Error readAudits() {
@@ -96,6 +99,9 @@ struct Benchmarker::CandidateRun {
   std::shared_ptr<DeferredInput> Handoff = std::make_shared<DeferredInput>();
   /// Seconds from the preparation line to the worker's prepared line.
   double PreparedSeconds = 0;
+  /// The candidates the reference's timing has served, this one included
+  /// (1: it was timed for this one).
+  size_t ReferenceUses = 0;
   /// Set as the worker ends.
   std::shared_ptr<std::atomic<bool>> Exited =
       std::make_shared<std::atomic<bool>>(false);

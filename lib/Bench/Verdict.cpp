@@ -261,6 +261,7 @@ void Benchmarker::CandidateRun::judgeTiming(ReferenceRun &Ref,
   B["candidate"]["rounds_ms"] = numbers(Timing, "rounds_ms");
   B["reference"] = summaryJson(Base.Summary);
   B["reference"]["rounds_ms"] = numbers(RefTiming, "rounds_ms");
+  B["reference"]["uses"] = ReferenceUses;
   B["flags"] = Flags.Flags;
   B["warmups"] = Timing.value("warmups", 0u);
   B["pool_size"] = Ref.Report.value("pool", Options.PoolSize);

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <mutex>
 #include <random>
 #include <sys/stat.h>
@@ -89,6 +90,23 @@ std::string uniqueTag() {
   char Text[17];
   std::snprintf(Text, sizeof(Text), "%08x%08x", Entropy(), Entropy());
   return Text;
+}
+
+uintmax_t treeBytes(const std::string &Dir) {
+  namespace stdfs = std::filesystem;
+  std::error_code EC;
+  if (stdfs::is_regular_file(Dir, EC))
+    return stdfs::file_size(Dir, EC);
+  uintmax_t Total = 0;
+  for (auto It = stdfs::recursive_directory_iterator(Dir, EC);
+       !EC && It != stdfs::recursive_directory_iterator(); It.increment(EC)) {
+    std::error_code SizeError;
+    if (It->is_regular_file(SizeError)) {
+      uintmax_t Bytes = It->file_size(SizeError);
+      Total += SizeError ? 0 : Bytes;
+    }
+  }
+  return Total;
 }
 
 bool writeAll(int Fd, std::string_view Text) {

@@ -100,6 +100,10 @@ int main(int Argc, char **Argv) {
                  "placement, until two agree within 1% (default: 3 on a CUDA "
                  "device, 1 on the CPU)")
       ->check(CLI::Range(size_t(1), size_t(10)));
+  uintmax_t ReferenceDiskMiB = Options.ReferenceDiskBytes >> 20;
+  App.add_option("--reference-disk-mib", ReferenceDiskMiB,
+                 "MiB of disk the kept references' input sets may hold; the "
+                 "least recently used task's is let go first (default 4096)");
   App.add_option("--speedup-bound", Options.SpeedupBound,
                  "flag speedups above this for review (default 10)");
   App.add_option("--flush-bytes", Options.FlushBytes,
@@ -119,6 +123,7 @@ int main(int Argc, char **Argv) {
 
   if (PoolMemOpt->count())
     Options.PoolMemoryBytes = PoolMiB << 20;
+  Options.ReferenceDiskBytes = ReferenceDiskMiB << 20;
   if (Options.MaxTrials < Options.MinTrials) {
     Context.usageError("--max-trials must be at least --min-trials");
     return ExitError;

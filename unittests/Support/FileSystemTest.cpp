@@ -85,6 +85,15 @@ TEST_F(FileSystemTest, WriteFailureIsAFileAccessError) {
   EXPECT_EQ(entries(), std::vector<std::string>{"sub"});
 }
 
+TEST_F(FileSystemTest, TreeBytesCountsFilesInSubdirectories) {
+  ASSERT_FALSE(fs::writeFileAtomically(Dir + "/a", std::string(100, 'x')));
+  ASSERT_EQ(::mkdir((Dir + "/sub").c_str(), 0700), 0);
+  ASSERT_FALSE(fs::writeFileAtomically(Dir + "/sub/b", std::string(23, 'y')));
+  EXPECT_EQ(fs::treeBytes(Dir), 123u);
+  EXPECT_EQ(fs::treeBytes(Dir + "/sub/b"), 23u);
+  EXPECT_EQ(fs::treeBytes(Dir + "/missing"), 0u);
+}
+
 TEST(FileSystemSelfTest, FindsTheRunningExecutable) {
   std::string Self = fs::selfExecutablePath();
   ASSERT_FALSE(Self.empty());

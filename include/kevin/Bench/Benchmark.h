@@ -67,6 +67,11 @@ struct BenchOptions {
   /// device's clocks have drifted from.
   size_t ReferenceReuseLimit = 0;
   double ReferenceMaxAgeSeconds = 0;
+  /// The kept references' directories (their input sets: up to
+  /// PoolMemoryBytes and the audits' each) stay within this many bytes on
+  /// disk; the least recently used are let go first (the newest is always
+  /// kept). A batch over many tasks then does not fill the disk.
+  uintmax_t ReferenceDiskBytes = uintmax_t(4) << 30;
   /// Speedups above this are flagged for review.
   double SpeedupBound = 10;
   /// Bytes written to flush L2 before each CUDA call; 0: twice the L2.
@@ -128,6 +133,9 @@ private:
   /// have waited for the device so far: that time is left out of the
   /// reference's limit.
   std::shared_ptr<ReferenceRun> cachedReference(const std::string &TaskPath);
+  /// Lets the least recently used references go until the kept ones fit
+  /// in ReferenceDiskBytes; never Newest. With Guard held.
+  void boundReferenceDisk(const ReferenceRun *Newest);
   Expected<std::shared_ptr<ReferenceRun>> reference(const std::string &TaskPath,
                                      std::function<bool()> MayStart,
                                      std::function<bool()> MayTime,

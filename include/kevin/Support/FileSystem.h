@@ -10,6 +10,7 @@
 
 #include "kevin/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,10 @@ Error writeFileAtomically(const std::string &Path, std::string_view Text);
 /// Writes all of Text to the descriptor Fd, through short writes and
 /// EINTR; false on an error (errno says which) or a write of nothing.
 bool writeAll(int Fd, std::string_view Text);
+
+/// The bytes of the regular files under Dir (Dir itself when it is a
+/// file); what cannot be read counts as 0.
+uintmax_t treeBytes(const std::string &Dir);
 
 /// The absolute path of the running executable (/proc/self/exe), or an empty
 /// string when it cannot be read.
