@@ -66,6 +66,18 @@ def all_kernels():
     return sorted(os.path.relpath(p, root)[:-3] for p in glob.glob(os.path.join(root, "*", "*.py")))
 
 
+CHILDREN = []
+
+
+def end_children(signum, frame):
+    """SIGTERM (the caller's time limit): the kevin-bench and kevin serve
+    processes started here end too, so none keeps the device after it."""
+    for child in CHILDREN:
+        if child.poll() is None:
+            child.kill()
+    sys.exit(128 + signum)
+
+
 def repeated_benches(binary, tasks, repeats, budget, out_dir):
     """repeats kevin-bench processes at once, each timing every kernel into
     OUT/bench-repeat-N.jsonl."""
@@ -78,6 +90,7 @@ def repeated_benches(binary, tasks, repeats, budget, out_dir):
         err = open(os.path.join(out_dir, "bench-repeat-%d.err" % i), "w")
         p = subprocess.Popen([os.path.join(binary, "kevin-bench"), "--device", "cuda", "--budget", budget,
                               "--quiet"], stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
+        CHILDREN.append(p)
         p.stdin.write(records)
         p.stdin.close()
         procs.append(p)
@@ -101,6 +114,7 @@ def start_server(binary):
     p = subprocess.Popen([os.path.join(binary, "kevin-serve"), "--tasks", os.path.join(SHARE, "tasks"),
                           "--device", "cuda", "--port", "0", "--no-check"],
                          stderr=subprocess.PIPE, text=True)
+    CHILDREN.append(p)
     for line in p.stderr:
         m = re.search(r"listening on (http://\S+)", line)
         if m:
@@ -123,6 +137,7 @@ def serve_speedups(binary, tasks, log):
                 for line in reply.splitlines():
                     r = json.loads(line)
                     log.write(json.dumps({"serve": server_run, "post": post, "id": r["id"],
+                                          "outcome": r.get("outcome"), "run": r.get("run"),
                                           "bench": r.get("bench")}) + "\n")
                     found[r["id"]].append((r.get("bench") or {}).get("speedup"))
         finally:
@@ -310,6 +325,7 @@ def main():
     parser.add_argument("--probe", help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ["KEVIN_TASK_PROFILE"] = "gpu"
+    signal.signal(signal.SIGTERM, end_children)
     if args.probe:
         return probe(args.probe)
     steps = set(args.steps.split(","))
