@@ -210,6 +210,10 @@ fi
 #--- timing benchmark -----------------------------------------------------------
 if want timing; then
 step "timing"
+# Work directories that processes killed by an earlier step's time limit left
+# behind (gpu-profile input sets, gigabytes each) would fill the disk.
+rm -rf "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-bench.* "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-reference.* "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-run.*
+note "disk: $(df -h "${TMPDIR:-/tmp}" | tail -1)"
 # shellcheck disable=SC2086
 timeout "${TIMING_LIMIT:-480}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$BUILD/bin" --out "$OUT" ${TIMING_ARGS:-} \
   > "$OUT/bench-timing.log" 2>&1 || echo "(bench-timing did not finish)" >> "$OUT/bench-timing.log"
