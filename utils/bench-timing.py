@@ -78,7 +78,7 @@ def end_children(signum, frame):
     sys.exit(128 + signum)
 
 
-def repeated_benches(binary, tasks, repeats, budget, out_dir):
+def repeated_benches(binary, tasks, repeats, budget, out_dir, extra):
     """repeats kevin-bench processes at once, each timing every kernel into
     OUT/bench-repeat-N.jsonl."""
     records = "".join(json.dumps({"id": t, "task_path": os.path.join(SHARE, "tasks", t + ".py"),
@@ -89,7 +89,7 @@ def repeated_benches(binary, tasks, repeats, budget, out_dir):
         out = open(os.path.join(out_dir, "bench-repeat-%d.jsonl" % i), "w")
         err = open(os.path.join(out_dir, "bench-repeat-%d.err" % i), "w")
         p = subprocess.Popen([os.path.join(binary, "kevin-bench"), "--device", "cuda", "--budget", budget,
-                              "--quiet"], stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
+                              "--quiet"] + extra, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
         CHILDREN.append(p)
         p.stdin.write(records)
         p.stdin.close()
@@ -317,6 +317,8 @@ def main():
     parser.add_argument("--kernels", default=",".join(KERNELS),
                         help="task ids, comma-separated, or 'all' (every bundled CUDA solution); "
                              "empty for none (default: %(default)s)")
+    parser.add_argument("--bench-args", default="",
+                        help="more kevin-bench options for the repeats, e.g. '--rounds 5 --round-keep median'")
     parser.add_argument("--steps", default="repeat,agree,escapes",
                         help="repeat (1.), agree (2.), escapes (3.), serve (5.), comma-separated; a later "
                              "call without repeat reads the repeats of --out (default: %(default)s)")
@@ -332,7 +334,7 @@ def main():
     log = open(os.path.join(args.out, "bench-timing.jsonl"), "a")
     kernels = all_kernels() if args.kernels == "all" else [t for t in args.kernels.split(",") if t]
     if "repeat" in steps and kernels:
-        repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out)
+        repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out, args.bench_args.split())
     rows = timing_rows(kernels, load_repeats(args.out), args, "agree" in steps, log)
     serve_worst = report_serve(args.bin, rows, log) if "serve" in steps else None
     escapes_ok = check_escapes(args.bin, log) if "escapes" in steps else None

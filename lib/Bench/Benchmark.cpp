@@ -97,7 +97,8 @@ Json timingPlan(const BenchOptions &O) {
               {"budget_seconds", O.BudgetSeconds},
               {"flush_bytes", O.FlushBytes},
               {"rounds", Rounds},
-              {"round_agreement", O.RoundAgreement}};
+              {"round_agreement", O.RoundAgreement},
+              {"round_keep", O.RoundKeep}};
 }
 
 } // namespace

@@ -104,7 +104,7 @@ bool StoppingRule::shouldStop(const std::vector<double> &Samples,
 bool TimingRounds::settled(const std::vector<double> &RoundMedians) const {
   if (RoundMedians.size() >= MaxRounds)
     return true;
-  if (RoundMedians.size() < 2)
+  if (KeepMedian || RoundMedians.size() < 2)
     return false;
   double Last = RoundMedians.back();
   for (size_t I = 0; I + 1 < RoundMedians.size(); ++I)
@@ -113,9 +113,16 @@ bool TimingRounds::settled(const std::vector<double> &RoundMedians) const {
   return false;
 }
 
-size_t TimingRounds::keep(const std::vector<double> &RoundMedians) {
-  return std::min_element(RoundMedians.begin(), RoundMedians.end()) -
-         RoundMedians.begin();
+size_t TimingRounds::keep(const std::vector<double> &RoundMedians) const {
+  if (!KeepMedian)
+    return std::min_element(RoundMedians.begin(), RoundMedians.end()) -
+           RoundMedians.begin();
+  std::vector<size_t> Order(RoundMedians.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return RoundMedians[A] < RoundMedians[B];
+  });
+  return Order[(Order.size() - 1) / 2];
 }
 
 bool medianExcessExceeds(const std::vector<double> &Timed,

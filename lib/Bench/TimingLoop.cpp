@@ -3,7 +3,7 @@
 // Warm-up, the calibration of the synchronize and host-clock overheads, the
 // thread census baseline, then timed calls and audit calls until the
 // stopping rule (kevin/Bench/Statistics.h) ends the round; more rounds in
-// fresh placements until two agree (TimingRounds).
+// fresh placements until the rounds are settled (TimingRounds).
 //
 //===----------------------------------------------------------------------===//
 #include "TimingLoop.h"
@@ -196,7 +196,7 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
     Medians.push_back(summarize(Rounds.back().Samples).Median);
     Copied.push_back(Current.ModelCopied);
   }
-  size_t Kept = TimingRounds::keep(Medians);
+  size_t Kept = Plan.Rounds.keep(Medians);
   Out["ms"] = Rounds[Kept].Ms;
   Out["synced_ms"] = Rounds[Kept].Synced;
   Out["host_ms"] = Rounds[Kept].Host;

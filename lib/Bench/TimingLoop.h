@@ -8,7 +8,8 @@
 //   the input pool until the median is precise enough or the budget ends,
 //   with audit calls on unseen input sets at secret positions; then, on a
 //   CUDA device, more rounds of timed calls in fresh memory placements
-//   until two rounds agree (kevin/Bench/Statistics.h, TimingRounds).
+//   until two rounds agree, or a fixed number of them (kevin/Bench/
+//   Statistics.h, TimingRounds).
 //
 // Each call is timed by CallTimer (CallTimer.h). The trusted side
 // (lib/Bench/Benchmark.cpp) turns the samples into statistics and flags.
@@ -52,6 +53,7 @@ struct TimingPlan {
     P.SettleMs = J.value("settle_ms", 2.0);
     P.Rounds.MaxRounds = std::max<size_t>(J.value("rounds", size_t(1)), 1);
     P.Rounds.Agreement = J.value("round_agreement", 0.01);
+    P.Rounds.KeepMedian = J.value("round_keep", std::string()) == "median";
     if (J.contains("audit_at"))
       for (const Json &A : J["audit_at"])
         P.AuditAt.push_back(A.get<size_t>());

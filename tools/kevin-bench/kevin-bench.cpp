@@ -100,6 +100,10 @@ int main(int Argc, char **Argv) {
                  "placement, until two agree within 1% (default: 3 on a CUDA "
                  "device, 1 on the CPU)")
       ->check(CLI::Range(size_t(1), size_t(10)));
+  App.add_option("--round-keep", Options.RoundKeep,
+                 "fastest: rounds until two agree, the fastest kept "
+                 "(default); median: all --rounds timed, the median one kept")
+      ->check(CLI::IsMember({"fastest", "median"}));
   uintmax_t ReferenceDiskMiB = Options.ReferenceDiskBytes >> 20;
   App.add_option("--reference-disk-mib", ReferenceDiskMiB,
                  "MiB of disk the kept references' input sets may hold; the "

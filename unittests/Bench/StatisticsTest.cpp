@@ -93,9 +93,20 @@ TEST(StatisticsTest, TimingRoundsSettleOnTwoThatAgree) {
   EXPECT_TRUE(Rounds.settled({0.398, 0.372, 0.3718})); // the third agrees
   EXPECT_TRUE(Rounds.settled({0.398, 0.372, 0.385}));  // out of rounds
   // The kept round is the fastest: the slow mode is the placement's.
-  EXPECT_EQ(TimingRounds::keep({0.398, 0.372, 0.3718}), 2u);
-  EXPECT_EQ(TimingRounds::keep({0.372, 0.398}), 0u);
+  EXPECT_EQ(Rounds.keep({0.398, 0.372, 0.3718}), 2u);
+  EXPECT_EQ(Rounds.keep({0.372, 0.398}), 0u);
   TimingRounds One;
   One.MaxRounds = 1;
   EXPECT_TRUE(One.settled({0.398}));
+}
+
+TEST(StatisticsTest, TimingRoundsKeepingTheMedianTimeEveryRound) {
+  TimingRounds Rounds;
+  Rounds.MaxRounds = 5;
+  Rounds.KeepMedian = true;
+  EXPECT_FALSE(Rounds.settled({2.686, 2.687})); // agreement does not stop it
+  EXPECT_FALSE(Rounds.settled({2.750, 2.686, 2.712, 2.733}));
+  EXPECT_TRUE(Rounds.settled({2.750, 2.686, 2.712, 2.733, 2.714}));
+  EXPECT_EQ(Rounds.keep({2.750, 2.686, 2.712, 2.733, 2.714}), 4u); // 2.714
+  EXPECT_EQ(Rounds.keep({2.733, 2.714}), 1u); // the lower middle
 }

@@ -60,6 +60,9 @@ struct BenchOptions {
   /// a CUDA device (placement modes are a device's), 1 on the CPU.
   size_t Rounds = 0;
   double RoundAgreement = 0.01;
+  /// "fastest" (the rule above), or "median": all Rounds are timed and the
+  /// round with the median median is kept.
+  std::string RoundKeep = "fastest";
   /// A task's reference is timed again, with fresh input sets, after this
   /// many candidates (0: never) or once its timing is older than
   /// ReferenceMaxAgeSeconds (0: never): a long-lived benchmarker (kevin

@@ -58,15 +58,19 @@ struct StoppingRule {
 
 /// Timing rounds (kevin-bench on a CUDA device): one side is timed in up to
 /// a few rounds, each in a fresh memory placement, because a placement can
-/// put a whole process's timing in a slower mode. The rounds are settled
-/// once the last round's median is within Agreement (relative) of an
-/// earlier round's; the round kept is the one with the lowest median.
+/// put a whole process's timing in a slower mode. By default the rounds are
+/// settled once the last round's median is within Agreement (relative) of
+/// an earlier round's, and the round kept is the one with the lowest median.
+/// With KeepMedian every round is timed and the round whose median is the
+/// median of the rounds' (the lower middle one) is kept: for a placement
+/// effect that varies continuously rather than in two modes.
 struct TimingRounds {
   size_t MaxRounds = 3;
   double Agreement = 0.01;
+  bool KeepMedian = false;
 
   bool settled(const std::vector<double> &RoundMedians) const;
-  static size_t keep(const std::vector<double> &RoundMedians);
+  size_t keep(const std::vector<double> &RoundMedians) const;
 };
 
 /// The escape test: per trial, a wider clock (the events after a device-wide
