@@ -318,7 +318,8 @@ def main():
                         help="task ids, comma-separated, or 'all' (every bundled CUDA solution); "
                              "empty for none (default: %(default)s)")
     parser.add_argument("--bench-args", default="",
-                        help="more kevin-bench options for the repeats, e.g. '--rounds 5 --round-keep median'")
+                        help="more kevin-bench options for the repeats, separated by spaces or commas "
+                             "(e.g. --bench-args=--rounds=5,--round-keep=median)")
     parser.add_argument("--steps", default="repeat,agree,escapes",
                         help="repeat (1.), agree (2.), escapes (3.), serve (5.), comma-separated; a later "
                              "call without repeat reads the repeats of --out (default: %(default)s)")
@@ -334,7 +335,8 @@ def main():
     log = open(os.path.join(args.out, "bench-timing.jsonl"), "a")
     kernels = all_kernels() if args.kernels == "all" else [t for t in args.kernels.split(",") if t]
     if "repeat" in steps and kernels:
-        repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out, args.bench_args.split())
+        repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out,
+                         [a for a in re.split(r"[ ,]+", args.bench_args) if a])
     rows = timing_rows(kernels, load_repeats(args.out), args, "agree" in steps, log)
     serve_worst = report_serve(args.bin, rows, log) if "serve" in steps else None
     escapes_ok = check_escapes(args.bin, log) if "escapes" in steps else None
