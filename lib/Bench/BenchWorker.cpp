@@ -233,13 +233,9 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     }
     Plan.AuditAt.clear(); // the trusted reference needs no audits
     awaitTimingTurn(Options.Dir);
-    Placement First{Model, Drawn->Pool, py::none(), false};
-    Json Timing = timeModel(
-        *Timer, Prelude, First, {}, Plan,
-        [](unsigned, const CallTimer::Sample &) {},
-        [&](unsigned Round) {
-          return freshPlacement(Prelude, First, Options.Device, Round);
-        });
+    Json Timing = timeModel(*Timer, Prelude, Model, Drawn->Pool, {}, Plan,
+                            [](unsigned, const CallTimer::Sample &) {},
+                            Options.Device);
     NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
     Report["ok"] = true;
     Report["pool"] = Drawn->PoolUsed;
@@ -447,11 +443,8 @@ int CandidateWorker::timeCandidate(const TimingPlan &Plan, const Json &Task) {
   // One progress line for the whole phase: a line per phase (warm-up,
   // timed) would tell the candidate, which can read the file, which calls
   // are timed (KEVIN-RT-015).
-  Placement First{Model, Pool, py::none(), false};
-  Report["timing"] = timeModel(
-      *Timer, Prelude, First, Audits, Plan, OnAudit, [&](unsigned Round) {
-        return freshPlacement(Prelude, First, Options.Device, Round);
-      });
+  Report["timing"] = timeModel(*Timer, Prelude, Model, Pool, Audits, Plan,
+                               OnAudit, Options.Device);
   NoGrad.attr("__exit__")(py::none(), py::none(), py::none());
   if (WriteFailed) {
     std::cerr << "kevin-worker: error: cannot write the audit outputs\n";

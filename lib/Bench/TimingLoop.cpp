@@ -92,6 +92,33 @@ void calibrateOverheads(CallTimer &Timer, py::module_ &Prelude, Json &Out) {
   Out["host_overhead_ms"] = summarize(HostOverhead).Median;
 }
 
+/// What a timing round calls: the model and the input pool, and whatever
+/// must stay alive with them (the spacer of a fresh placement).
+struct Placement {
+  py::object Model;
+  std::vector<py::list> Pool;
+  py::object KeepAlive;
+};
+
+/// The placement for round Round, made from the first round's model and
+/// pool (fresh_placement in the worker prelude).
+Placement freshPlacement(py::module_ &Prelude, const Placement &First,
+                         const std::string &Device, unsigned Round) {
+  py::list Pool;
+  for (const py::list &Args : First.Pool)
+    Pool.append(Args);
+  // A spacer of a different size each round shifts where the copies land.
+  size_t SpacerBytes = (size_t(2) * Round + 1) << 20;
+  py::tuple Made = Prelude.attr("fresh_placement")(First.Model, Pool, Device,
+                                                   SpacerBytes);
+  Placement P;
+  P.Model = Made[0];
+  for (py::handle Args : Made[1].cast<py::list>())
+    P.Pool.push_back(py::reinterpret_borrow<py::list>(Args));
+  P.KeepAlive = Made[2];
+  return P;
+}
+
 /// One round's timed calls, as the three clocks saw them.
 struct RoundSamples {
   Json Ms = Json::array(), Synced = Json::array(), Host = Json::array();
@@ -149,29 +176,12 @@ RoundSamples timeRound(CallTimer &Timer, const Placement &P,
 
 } // namespace
 
-Placement freshPlacement(py::module_ &Prelude, const Placement &First,
-                         const std::string &Device, unsigned Round) {
-  py::list Pool;
-  for (const py::list &Args : First.Pool)
-    Pool.append(Args);
-  // A spacer of a different size each round shifts where the copies land.
-  size_t SpacerBytes = (size_t(2) * Round + 1) << 20;
-  py::tuple Made = Prelude.attr("fresh_placement")(First.Model, Pool, Device,
-                                                   SpacerBytes);
-  Placement P;
-  P.Model = Made[0];
-  for (py::handle Args : Made[1].cast<py::list>())
-    P.Pool.push_back(py::reinterpret_borrow<py::list>(Args));
-  P.KeepAlive = Made[2];
-  P.ModelCopied = Made[3].cast<bool>();
-  return P;
-}
-
-Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
+Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
+               const std::vector<py::list> &Pool,
                const std::vector<py::list> &Audits, const TimingPlan &Plan,
-               const AuditSink &OnAudit,
-               const std::function<Placement(unsigned)> &MakePlacement) {
+               const AuditSink &OnAudit, const std::string &Device) {
   Json Out;
+  Placement First{Model, Pool, py::none()};
   auto Start = SteadyClock::now();
   unsigned Warmups = warmUp(Timer, First.Model, First.Pool, Plan);
   calibrateOverheads(Timer, Prelude, Out);
@@ -180,13 +190,13 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
   State.MaxThreads = BaselineThreads;
   std::vector<RoundSamples> Rounds;
   std::vector<double> Medians;
-  Json Copied = Json::array({false});
   Rounds.push_back(timeRound(Timer, First, Audits, Plan, OnAudit, State));
   Medians.push_back(summarize(Rounds.back().Samples).Median);
   Placement Current; // the latest fresh placement, alive while it is timed
   while (!Plan.Rounds.settled(Medians)) {
     try {
-      Current = MakePlacement(static_cast<unsigned>(Rounds.size()));
+      Current = freshPlacement(Prelude, First, Device,
+                               static_cast<unsigned>(Rounds.size()));
     } catch (py::error_already_set &E) { // e.g. no memory for the copies
       Out["round_error"] = std::string(E.what()).substr(0, 500);
       break;
@@ -194,15 +204,12 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
     warmUp(Timer, Current.Model, Current.Pool, Plan);
     Rounds.push_back(timeRound(Timer, Current, {}, Plan, OnAudit, State));
     Medians.push_back(summarize(Rounds.back().Samples).Median);
-    Copied.push_back(Current.ModelCopied);
   }
   size_t Kept = Plan.Rounds.keep(Medians);
   Out["ms"] = Rounds[Kept].Ms;
   Out["synced_ms"] = Rounds[Kept].Synced;
   Out["host_ms"] = Rounds[Kept].Host;
   Out["rounds_ms"] = Medians;
-  Out["round_kept"] = Kept;
-  Out["rounds_model_copied"] = Copied;
   Out["audit_ms"] = State.AuditTimes;
   Out["audit_late_writes"] = State.AuditLate;
   Out["warmups"] = Warmups;

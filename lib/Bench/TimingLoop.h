@@ -64,28 +64,14 @@ struct TimingPlan {
 /// Where audit K's outputs go (the candidate) or nowhere (the reference).
 using AuditSink = std::function<void(unsigned, const CallTimer::Sample &)>;
 
-/// What a timing round calls: the model and the input pool, and whatever
-/// must stay alive with them (the spacer of a fresh placement). Hidden, as
-/// the pybind11 types it holds are.
-struct __attribute__((visibility("hidden"))) Placement {
-  py::object Model;
-  std::vector<py::list> Pool;
-  py::object KeepAlive;
-  bool ModelCopied = false;
-};
-
-/// The placement for the next round, made from the first round's model and
-/// pool (fresh_placement in the worker prelude).
-Placement freshPlacement(py::module_ &Prelude, const Placement &First,
-                         const std::string &Device, unsigned Round);
-
 /// The samples of one timing loop, as the trusted side reads them: those of
-/// the round kept, and each round's median. The audits run in the first
-/// round; later rounds come from MakePlacement.
-Json timeModel(CallTimer &Timer, py::module_ &Prelude, const Placement &First,
+/// the round kept, and each round's median. The first round times Model on
+/// Pool with the audits among its calls; later rounds time copies of both
+/// in fresh placements on Device (fresh_placement in the worker prelude).
+Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
+               const std::vector<py::list> &Pool,
                const std::vector<py::list> &Audits, const TimingPlan &Plan,
-               const AuditSink &OnAudit,
-               const std::function<Placement(unsigned)> &MakePlacement);
+               const AuditSink &OnAudit, const std::string &Device);
 
 } // namespace worker
 } // namespace kevin

@@ -218,16 +218,16 @@ def fresh_placement(model, pool, device, spacer_bytes):
     """kevin-bench's next timing round: the pool's tensors cloned and a copy
     of the model, both in new device allocations made after a spacer of
     spacer_bytes, so that the round does not inherit the memory placement of
-    the one before. Returns (model, pool, spacer, model_copied); a model that
-    cannot be copied is reused as it is."""
+    the one before. Returns (model, pool, spacer); a model that cannot be
+    copied is reused as it is."""
     spacer = torch.empty(spacer_bytes, dtype=torch.uint8, device=device)
     fresh = [[a.clone() if isinstance(a, torch.Tensor) else a for a in args]
              for args in pool]
     try:
         import copy
-        return copy.deepcopy(model), fresh, spacer, True
+        return copy.deepcopy(model), fresh, spacer
     except Exception:
-        return model, fresh, spacer, False
+        return model, fresh, spacer
 
 
 def draw_inputs(get_inputs, device, seed):
