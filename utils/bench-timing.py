@@ -319,7 +319,7 @@ def main():
                              "empty for none (default: %(default)s)")
     parser.add_argument("--bench-args", default="",
                         help="more kevin-bench options for the repeats, separated by spaces or commas "
-                             "(e.g. --bench-args=--rounds=5,--round-keep=median)")
+                             "(e.g. --bench-args=--rounds=3,--round-keep=fastest)")
     parser.add_argument("--steps", default="repeat,agree,escapes",
                         help="repeat (1.), agree (2.), escapes (3.), serve (5.), comma-separated; a later "
                              "call without repeat reads the repeats of --out (default: %(default)s)")

@@ -90,7 +90,7 @@ std::vector<std::string> workerArgv(const BenchOptions &O, const char *Mode,
 }
 
 Json timingPlan(const BenchOptions &O) {
-  size_t Rounds = O.Rounds ? O.Rounds : isCudaDevice(O.Device) ? 3 : 1;
+  size_t Rounds = O.Rounds ? O.Rounds : isCudaDevice(O.Device) ? 5 : 1;
   return Json{{"min_trials", O.MinTrials},
               {"max_trials", O.MaxTrials},
               {"target_rse", O.TargetRse},

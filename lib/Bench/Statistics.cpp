@@ -104,7 +104,14 @@ bool StoppingRule::shouldStop(const std::vector<double> &Samples,
 bool TimingRounds::settled(const std::vector<double> &RoundMedians) const {
   if (RoundMedians.size() >= MaxRounds)
     return true;
-  if (KeepMedian || RoundMedians.size() < 2)
+  if (KeepMedian) {
+    if (RoundMedians.size() < MinMedianRounds)
+      return false;
+    auto [Low, High] =
+        std::minmax_element(RoundMedians.begin(), RoundMedians.end());
+    return *High / *Low - 1 <= Agreement;
+  }
+  if (RoundMedians.size() < 2)
     return false;
   double Last = RoundMedians.back();
   for (size_t I = 0; I + 1 < RoundMedians.size(); ++I)

@@ -97,12 +97,12 @@ int main(int Argc, char **Argv) {
                  "(default 2)");
   App.add_option("--rounds", Options.Rounds,
                  "timing rounds per side at most, each in a fresh memory "
-                 "placement, until two agree within 1% (default: 3 on a CUDA "
-                 "device, 1 on the CPU)")
+                 "placement (default: 5 on a CUDA device, 1 on the CPU)")
       ->check(CLI::Range(size_t(1), size_t(10)));
   App.add_option("--round-keep", Options.RoundKeep,
-                 "fastest: rounds until two agree, the fastest kept "
-                 "(default); median: all --rounds timed, the median one kept")
+                 "median: rounds until three agree within 1%, the median "
+                 "one kept (default); fastest: rounds until two agree, the "
+                 "fastest kept")
       ->check(CLI::IsMember({"fastest", "median"}));
   uintmax_t ReferenceDiskMiB = Options.ReferenceDiskBytes >> 20;
   App.add_option("--reference-disk-mib", ReferenceDiskMiB,

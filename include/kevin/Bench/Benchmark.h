@@ -55,14 +55,15 @@ struct BenchOptions {
   /// Seconds of timed calls per side and round at most (after MinTrials).
   double BudgetSeconds = 2;
   /// Each side is timed in up to this many rounds, each in a fresh memory
-  /// placement, until two rounds' medians agree within RoundAgreement
-  /// (relative); the fastest round is kept. 0: the device's default, 3 on
-  /// a CUDA device (placement modes are a device's), 1 on the CPU.
+  /// placement (TimingRounds in kevin/Bench/Statistics.h). 0: the device's
+  /// default, 5 on a CUDA device (placement effects are a device's), 1 on
+  /// the CPU.
   size_t Rounds = 0;
   double RoundAgreement = 0.01;
-  /// "fastest" (the rule above), or "median": all Rounds are timed and the
-  /// round with the median median is kept.
-  std::string RoundKeep = "fastest";
+  /// "median": rounds until three agree within RoundAgreement or Rounds are
+  /// timed, the round with the median median kept; "fastest": rounds until
+  /// two agree, the fastest kept.
+  std::string RoundKeep = "median";
   /// A task's reference is timed again, with fresh input sets, after this
   /// many candidates (0: never) or once its timing is older than
   /// ReferenceMaxAgeSeconds (0: never): a long-lived benchmarker (kevin

@@ -57,14 +57,18 @@ struct StoppingRule {
 };
 
 /// Timing rounds (kevin-bench on a CUDA device): one side is timed in up to
-/// a few rounds, each in a fresh memory placement, because a placement can
-/// put a whole process's timing in a slower mode. By default the rounds are
-/// settled once the last round's median is within Agreement (relative) of
-/// an earlier round's, and the round kept is the one with the lowest median.
-/// With KeepMedian every round is timed and the round whose median is the
-/// median of the rounds' (the lower middle one) is kept: for a placement
-/// effect that varies continuously rather than in two modes.
+/// MaxRounds rounds, each in a fresh memory placement, because where the
+/// buffers land moves a library kernel's time from one placement to the
+/// next. With KeepMedian (the default on a CUDA device) the rounds are
+/// settled once MinMedianRounds of them lie within Agreement (relative) of
+/// each other, or MaxRounds are timed, and the round whose median is the
+/// median of the rounds' (the lower middle one) is kept: a placement effect
+/// that varies continuously averages out. Without it (keep the fastest) the
+/// rounds are settled once the last round's median is within Agreement of
+/// an earlier round's, and the round with the lowest median is kept: for a
+/// slow mode that a fresh placement leaves.
 struct TimingRounds {
+  static constexpr size_t MinMedianRounds = 3;
   size_t MaxRounds = 3;
   double Agreement = 0.01;
   bool KeepMedian = false;
