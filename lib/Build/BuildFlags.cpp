@@ -2,20 +2,36 @@
 //
 // The flags load_inline's build would use for torch's include and library
 // directories, ABI and pybind11 defines, kevin's optimization defaults, and
-// the launch gate's link flags for CUDA extensions.
+// the launch gate's link flags for CUDA extensions. The candidate's own extra
+// flags are split into words as the shell of torch's ninja build does.
 //
 //===----------------------------------------------------------------------===//
 #include "BuildFlags.h"
 #include "kevin/Build/LaunchGate.h"
 #include "kevin/Support/Subprocess.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 
 namespace kevin {
 
 namespace {
+
+bool isShellBlank(char C) { return C == ' ' || C == '\t' || C == '\n'; }
+
+/// Appends the double-quoted text that starts after Line[I] to Word; I ends
+/// on the closing quote (or the end).
+void appendDoubleQuoted(const std::string &Line, size_t &I, std::string &Word) {
+  for (++I; I < Line.size() && Line[I] != '"'; ++I) {
+    if (Line[I] == '\\' && I + 1 < Line.size() &&
+        std::strchr("\"\\$`", Line[I + 1]))
+      ++I;
+    Word += Line[I];
+  }
+}
 
 bool hasOptimizationFlag(const std::vector<std::string> &Flags) {
   for (const std::string &F : Flags)
@@ -45,6 +61,38 @@ std::vector<std::string> commonFlags(const ExtensionSpec &Spec,
 }
 
 } // namespace
+
+std::vector<std::string> shellWords(const std::vector<std::string> &Flags) {
+  std::string Line;
+  for (const std::string &F : Flags)
+    Line += F + " ";
+  std::vector<std::string> Words;
+  std::string Word;
+  bool InWord = false;
+  for (size_t I = 0; I < Line.size(); ++I) {
+    char C = Line[I];
+    if (isShellBlank(C)) {
+      if (InWord)
+        Words.push_back(std::move(Word));
+      Word.clear();
+      InWord = false;
+      continue;
+    }
+    InWord = true;
+    if (C == '\\' && I + 1 < Line.size()) {
+      Word += Line[++I];
+    } else if (C == '\'') {
+      size_t End = std::min(Line.find('\'', I + 1), Line.size());
+      Word += Line.substr(I + 1, End - I - 1);
+      I = End;
+    } else if (C == '"') {
+      appendDoubleQuoted(Line, I, Word);
+    } else {
+      Word += C;
+    }
+  }
+  return Words;
+}
 
 std::string compilerIdentity(const std::string &Compiler) {
   static std::mutex Lock;
@@ -81,9 +129,10 @@ std::vector<std::string> cxxFlags(const ExtensionSpec &Spec,
                                   const TorchToolchain &T) {
   std::vector<std::string> Flags = commonFlags(Spec, T);
   Flags.insert(Flags.end(), {"-fPIC", "-std=c++17"});
-  if (!hasOptimizationFlag(Spec.ExtraCflags))
+  std::vector<std::string> Extra = shellWords(Spec.ExtraCflags);
+  if (!hasOptimizationFlag(Extra))
     Flags.push_back("-O3");
-  Flags.insert(Flags.end(), Spec.ExtraCflags.begin(), Spec.ExtraCflags.end());
+  Flags.insert(Flags.end(), Extra.begin(), Extra.end());
   return Flags;
 }
 
@@ -98,10 +147,10 @@ std::vector<std::string> nvccFlags(const ExtensionSpec &Spec,
        "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
        "--expt-relaxed-constexpr", "-gencode=arch=" + Compute + ",code=" + Arch,
        "--compiler-options", "-fPIC", "-std=c++17"});
-  if (!hasOptimizationFlag(Spec.ExtraCudaCflags))
+  std::vector<std::string> Extra = shellWords(Spec.ExtraCudaCflags);
+  if (!hasOptimizationFlag(Extra))
     Flags.push_back("-O3");
-  Flags.insert(Flags.end(), Spec.ExtraCudaCflags.begin(),
-               Spec.ExtraCudaCflags.end());
+  Flags.insert(Flags.end(), Extra.begin(), Extra.end());
   return Flags;
 }
 
@@ -124,7 +173,8 @@ std::vector<std::string> linkFlags(const ExtensionSpec &Spec,
     Flags.push_back("-L" + T.CudaHome + "/lib64");
     Flags.push_back("-lcudart");
   }
-  Flags.insert(Flags.end(), Spec.ExtraLdflags.begin(), Spec.ExtraLdflags.end());
+  std::vector<std::string> Extra = shellWords(Spec.ExtraLdflags);
+  Flags.insert(Flags.end(), Extra.begin(), Extra.end());
   return Flags;
 }
 

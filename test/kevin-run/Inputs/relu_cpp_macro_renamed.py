@@ -2,12 +2,18 @@
 # the end of its code: load_inline's binding, after the code, binds the
 # renamed (correct) function, not the first (wrong) one. kevin's split
 # binding must not bind the first one: its check sees the macro, and the
-# unit is compiled whole.
+# unit is compiled whole. Its extra_cflags are written as published answers
+# write them: an empty flag, and two flags in one string, which the shell of
+# torch's build splits (the #error below fails the build if the define is
+# lost).
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 relu_source = r"""
+#ifndef KEVIN_TEST_FLAG_WORDS
+#error "extra_cflags did not reach the compiler as words"
+#endif
 torch::Tensor relu_renamed(torch::Tensor x) {
     return torch::zeros_like(x);
 }
@@ -30,7 +36,7 @@ relu_ext = load_inline(
     name="kevin_test_relu_renamed",
     cpp_sources=relu_source,
     functions=["relu_renamed"],
-    extra_cflags=["-O3"],
+    extra_cflags=["", "-O3 -DKEVIN_TEST_FLAG_WORDS=1"],
 )
 
 
