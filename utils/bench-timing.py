@@ -22,7 +22,10 @@
      (goal within 2%).
 
 usage: bench-timing.py --bin BUILD/bin [--repeats 5] [--kernels all] [--steps repeat,agree,escapes,serve]
-                       [--out DIR]
+                       [--out DIR] [--sequential] [--cpu-load N]
+--sequential runs the repeats one after another, --cpu-load N keeps N cores
+busy meanwhile: the two tell the device's own spread from what concurrent
+processes and a loaded host add to it.
 The candidates must already be built into $KEVIN_CACHE_DIR (kevin-run
 --build-only), as utils/gpu-validate.sh does.
 """
@@ -78,9 +81,16 @@ def end_children(signum, frame):
     sys.exit(128 + signum)
 
 
-def repeated_benches(binary, tasks, repeats, budget, out_dir, extra):
-    """repeats kevin-bench processes at once, each timing every kernel into
-    OUT/bench-repeat-N.jsonl."""
+def start_cpu_load(count):
+    """count processes that keep a core busy each (--cpu-load): is a
+    reference's spread between processes the host's load, not the device's?"""
+    for _ in range(count):
+        CHILDREN.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
+
+
+def repeated_benches(binary, tasks, repeats, budget, out_dir, extra, sequential=False):
+    """repeats kevin-bench processes, each timing every kernel into
+    OUT/bench-repeat-N.jsonl: all at once, or one after another."""
     records = "".join(json.dumps({"id": t, "task_path": os.path.join(SHARE, "tasks", t + ".py"),
                                   "candidate_path": solution_of(t), "run": {"correct": True}}) + "\n"
                       for t in tasks)
@@ -94,6 +104,8 @@ def repeated_benches(binary, tasks, repeats, budget, out_dir, extra):
         p.stdin.write(records)
         p.stdin.close()
         procs.append(p)
+        if sequential:
+            p.wait(timeout=900)
     for p in procs:
         p.wait(timeout=900)
 
@@ -323,6 +335,10 @@ def main():
     parser.add_argument("--steps", default="repeat,agree,escapes",
                         help="repeat (1.), agree (2.), escapes (3.), serve (5.), comma-separated; a later "
                              "call without repeat reads the repeats of --out (default: %(default)s)")
+    parser.add_argument("--sequential", action="store_true",
+                        help="start each repeat when the one before it has ended, not all at once")
+    parser.add_argument("--cpu-load", type=int, default=0,
+                        help="processes that keep a core busy each while the repeats run")
     parser.add_argument("--probes", type=int, default=0,
                         help="fresh do_bench processes per kernel (see 4. above)")
     parser.add_argument("--probe", help=argparse.SUPPRESS)
@@ -335,8 +351,11 @@ def main():
     log = open(os.path.join(args.out, "bench-timing.jsonl"), "a")
     kernels = all_kernels() if args.kernels == "all" else [t for t in args.kernels.split(",") if t]
     if "repeat" in steps and kernels:
+        start_cpu_load(args.cpu_load)
         repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out,
-                         [a for a in re.split(r"[ ,]+", args.bench_args) if a])
+                         [a for a in re.split(r"[ ,]+", args.bench_args) if a], args.sequential)
+        for child in CHILDREN[:args.cpu_load]:
+            child.kill()
     rows = timing_rows(kernels, load_repeats(args.out), args, "agree" in steps, log)
     serve_worst = report_serve(args.bin, rows, log) if "serve" in steps else None
     escapes_ok = check_escapes(args.bin, log) if "escapes" in steps else None

@@ -8,7 +8,12 @@
 # outcome). On the CPU machine, utils/wild-agreement.py joins it with
 # kevin-check's verdicts.
 #
-# usage: OUT=dir BIN=build-gpu/bin utils/gpu-wild.sh
+# Each job's gpu-profile input sets and outputs take gigabytes: kevin's work
+# directories go to /dev/shm when it has 48 GiB free (else $TMPDIR), and JOBS
+# (default 8) bounds the candidates in flight. With 16 jobs on the H200's
+# 64 GiB disk, 12 of 47 records failed with "No space left on device".
+#
+# usage: OUT=dir BIN=build-gpu/bin [JOBS=8] utils/gpu-wild.sh
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,8 +32,10 @@ for name in sorted(n for n in os.listdir(corpus) if n.endswith(".py")):
     task = os.path.join(share, "tasks", match.group(1) + ".py") if match else ""
     print(json.dumps({"id": name[:-3], "candidate_path": path, "task_path": task}))
 PY
+WORK_TMP=${TMPDIR:-/tmp}
+[ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((48 * 1024 * 1024)) ] 2>/dev/null && WORK_TMP=/dev/shm
 START=$(date +%s)
-KEVIN_TASK_PROFILE=gpu KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$OUT/wild-cache} \
+TMPDIR=$WORK_TMP KEVIN_TASK_PROFILE=gpu KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$OUT/wild-cache} \
   "$BIN/kevin-run" --device cuda -j "${JOBS:-8}" < "$OUT/wild-records.jsonl" \
   > "$OUT/wild-run.jsonl" 2> "$OUT/wild-run.stderr"
 echo "kevin-run exit $? after $(( $(date +%s) - START )) s" > "$OUT/wild-run.txt"
