@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+#===-- gpu-timing-causes.sh - why a short reference's timing spreads -----===#
+#
+# Issue 25's open question, in one device call on the GPU machine (after
+# utils/gpu-validate.sh STEPS=build,precompile, whose cache it reuses): five
+# kevin-bench processes time the same kernels
+#   together   all at once (bench-timing.py's repeat step as it is),
+#   sequential one after another,
+#   loaded     one after another while CPU_LOAD processes keep cores busy,
+#   cover      all at once with a 4 GiB L2 flush (about 1.3 ms of device
+#              work queued ahead of every timed call, which hides a late
+#              first launch from the host),
+# and prints, per kernel and experiment, the speedup spread and the range of
+# the reference's and the candidate's kept medians. Concurrency alone, a busy
+# host, or a late first launch: the rows tell them apart.
+#
+# usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,sequential,loaded,cover]
+#        [CPU_LOAD=16] [LIMIT=140] utils/gpu-timing-causes.sh
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:?set OUT}
+PYTHON=${KEVIN_PYTHON:-/opt/torch/.venv/bin/python3}
+KERNELS=${KERNELS:-level2/1_Conv2D_ReLU_BiasAdd,level1/63_conv_standard_2D__square_input__square_kernel,level2/12_Gemm_Multiply_LeakyReLU}
+export KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$ROOT/build-gpu/test/kevin-cache}
+mkdir -p "$OUT"
+for EXPERIMENT in ${EXPERIMENTS:-together,sequential,loaded,cover}; do
+  case $EXPERIMENT in
+    together) ARGS=() ;;
+    sequential) ARGS=(--sequential) ;;
+    loaded) ARGS=(--sequential --cpu-load "${CPU_LOAD:-16}") ;;
+    cover) ARGS=(--bench-args=--flush-bytes=4294967296) ;;
+    *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
+  esac
+  rm -rf "$OUT/$EXPERIMENT" "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-bench.* "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-reference.*
+  mkdir -p "$OUT/$EXPERIMENT"
+  timeout "${LIMIT:-140}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$ROOT/build-gpu/bin" --kernels "$KERNELS" \
+    --steps repeat --out "$OUT/$EXPERIMENT" "${ARGS[@]}" > "$OUT/$EXPERIMENT/bench-timing.log" 2>&1 ||
+    echo "gpu-timing-causes: $EXPERIMENT did not finish within ${LIMIT:-140} s" >&2
+done
+"$PYTHON" - "$OUT" <<'PY'
+# One row per kernel and experiment, from the repeats each wrote.
+import glob, json, os, sys
+out = sys.argv[1]
+print("%-48s %-11s %5s %8s %21s %21s" % ("kernel", "experiment", "procs", "spread", "reference ms", "candidate ms"))
+for experiment in sorted(os.listdir(out)):
+    found = {}
+    for path in sorted(glob.glob(os.path.join(out, experiment, "bench-repeat-*.jsonl"))):
+        for line in open(path):
+            record = json.loads(line)
+            found.setdefault(record["id"], []).append(record["bench"])
+    for task, benches in sorted(found.items()):
+        timed = [b for b in benches if b.get("speedup")]
+        if not timed:
+            print("%-48s %-11s no timing" % (task[:48], experiment))
+            continue
+        speedups = [b["speedup"] for b in timed]
+        ref = [b["reference"]["median_ms"] for b in timed]
+        cand = [b["candidate"]["median_ms"] for b in timed]
+        print("%-48s %-11s %5d %7.2f%% %10.4f-%-10.4f %10.4f-%-10.4f" % (
+            task[:48], experiment, len(timed), 100 * (max(speedups) / min(speedups) - 1),
+            min(ref), max(ref), min(cand), max(cand)))
+PY
