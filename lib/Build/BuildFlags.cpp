@@ -8,30 +8,16 @@
 //===----------------------------------------------------------------------===//
 #include "BuildFlags.h"
 #include "kevin/Build/LaunchGate.h"
+#include "kevin/Support/ShellWords.h"
 #include "kevin/Support/Subprocess.h"
 
-#include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 
 namespace kevin {
 
 namespace {
-
-bool isShellBlank(char C) { return C == ' ' || C == '\t' || C == '\n'; }
-
-/// Appends the double-quoted text that starts after Line[I] to Word; I ends
-/// on the closing quote (or the end).
-void appendDoubleQuoted(const std::string &Line, size_t &I, std::string &Word) {
-  for (++I; I < Line.size() && Line[I] != '"'; ++I) {
-    if (Line[I] == '\\' && I + 1 < Line.size() &&
-        std::strchr("\"\\$`", Line[I + 1]))
-      ++I;
-    Word += Line[I];
-  }
-}
 
 bool hasOptimizationFlag(const std::vector<std::string> &Flags) {
   for (const std::string &F : Flags)
@@ -61,38 +47,6 @@ std::vector<std::string> commonFlags(const ExtensionSpec &Spec,
 }
 
 } // namespace
-
-std::vector<std::string> shellWords(const std::vector<std::string> &Flags) {
-  std::string Line;
-  for (const std::string &F : Flags)
-    Line += F + " ";
-  std::vector<std::string> Words;
-  std::string Word;
-  bool InWord = false;
-  for (size_t I = 0; I < Line.size(); ++I) {
-    char C = Line[I];
-    if (isShellBlank(C)) {
-      if (InWord)
-        Words.push_back(std::move(Word));
-      Word.clear();
-      InWord = false;
-      continue;
-    }
-    InWord = true;
-    if (C == '\\' && I + 1 < Line.size()) {
-      Word += Line[++I];
-    } else if (C == '\'') {
-      size_t End = std::min(Line.find('\'', I + 1), Line.size());
-      Word += Line.substr(I + 1, End - I - 1);
-      I = End;
-    } else if (C == '"') {
-      appendDoubleQuoted(Line, I, Word);
-    } else {
-      Word += C;
-    }
-  }
-  return Words;
-}
 
 std::string compilerIdentity(const std::string &Compiler) {
   static std::mutex Lock;

@@ -15,13 +15,6 @@
 
 namespace kevin {
 
-/// The words /bin/sh makes of Flags joined by spaces, which is what torch's
-/// ninja build line gives the compiler for load_inline's extra_cflags,
-/// extra_cuda_cflags and extra_ldflags: an empty flag disappears,
-/// "-O3 --use_fast_math" is two flags, quotes group and backslashes escape.
-/// Nothing is expanded ($ and globs stay as written).
-std::vector<std::string> shellWords(const std::vector<std::string> &Flags);
-
 /// The identity of a compiler: its path and the first line of --version.
 std::string compilerIdentity(const std::string &Compiler);
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PythonRules.h"
+#include "kevin/Support/ShellWords.h"
 
 namespace kevin {
 namespace {
@@ -74,12 +75,15 @@ private:
         if (Name == "functions")
           continue;
         const char *List = Name == "extra_cflags" ? "cxx_flags" : "cuda_flags";
-        // An empty flag adds nothing (KernelBench's own example passes
+        // Each word the compiler gets is judged: torch's build line joins
+        // the flags and the shell splits them, so "-O3 -DX" is two flags and
+        // an empty flag none (KernelBench's own example passes
         // extra_cflags=[""]).
         for (const auto &[Flag, FlagNode] : L.Items)
-          if (!Flag.empty() && !Ctx.P.matches(List, Flag))
-            Ctx.Sink.report(id(), Ctx.M.locate(*FlagNode),
-                            "compiler flag '" + Flag + "' is not allowed");
+          for (const std::string &Word : shellWords({Flag}))
+            if (!Ctx.P.matches(List, Word))
+              Ctx.Sink.report(id(), Ctx.M.locate(*FlagNode),
+                              "compiler flag '" + Word + "' is not allowed");
       } else if (!isNode(*Node, "Constant")) {
         Ctx.Sink.report(id(), Ctx.M.locate(*Node),
                         "load_inline argument '" + Name +

@@ -1,7 +1,8 @@
 //===-- BuildFlagsTest.cpp - the candidate's extra flags as words ---------===//
 //
 // load_inline's extra flags reach the compiler through the shell of torch's
-// ninja build: kevin's command lines must give the compiler the same words.
+// ninja build: kevin's command lines must give the compiler the same words
+// (kevin/Support/ShellWords.h).
 //
 //===----------------------------------------------------------------------===//
 #include "BuildFlags.h"
@@ -16,22 +17,8 @@ namespace {
 
 using Words = std::vector<std::string>;
 
-TEST(BuildFlagsTest, ExtraFlagsAreSplitAsTheShellSplitsThem) {
-  // extra_cflags=[""], common in published answers, is no flag at all.
-  EXPECT_EQ(shellWords({""}), Words{});
-  EXPECT_EQ(shellWords({"", "-O3"}), Words{"-O3"});
-  EXPECT_EQ(shellWords({"-O3 --use_fast_math"}),
-            (Words{"-O3", "--use_fast_math"}));
-  EXPECT_EQ(shellWords({"  -DA=1\t-DB=2 "}), (Words{"-DA=1", "-DB=2"}));
-  // Quotes group, backslashes escape, nothing is expanded.
-  EXPECT_EQ(shellWords({"-DNAME='a b'"}), Words{"-DNAME=a b"});
-  EXPECT_EQ(shellWords({"-DS=\"x \\\"y\\\" $HOME\""}),
-            Words{"-DS=x \"y\" $HOME"});
-  EXPECT_EQ(shellWords({"-DP=a\\ b"}), Words{"-DP=a b"});
-  EXPECT_EQ(shellWords({"''"}), Words{""});
-}
-
 TEST(BuildFlagsTest, TheCompilerGetsTheWords) {
+  // extra_cflags=[""], common in published answers, is no flag at all.
   ExtensionSpec Spec;
   Spec.Name = "ext";
   Spec.ExtraCflags = {"", "-O2 -DKEVIN_WORD=1"};
