@@ -277,7 +277,8 @@ Json EvaluationService::health() const {
                {{"entries", E.ReferenceEntries},
                 {"bytes", E.ReferenceBytes},
                 {"limit_bytes", E.ReferenceLimitBytes},
-                {"timed_references", E.TimedReferences}}},
+                {"timed_references", E.TimedReferences},
+                {"timed_disk_limit_bytes", E.TimedReferenceDiskLimitBytes}}},
               {"requests", Requests.load()},
               {"evaluated", Evaluated.load()}};
 }

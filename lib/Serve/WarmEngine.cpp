@@ -313,6 +313,7 @@ EngineHealth WarmEngine::health() const {
       H.ReferenceBytes += Cached.Bytes;
     H.ReferenceLimitBytes = Options.ReferenceCacheBytes;
   }
+  H.TimedReferenceDiskLimitBytes = Options.Timing.ReferenceDiskBytes;
   std::lock_guard<std::mutex> Hold(BenchGuard);
   for (const auto &[Device, B] : Benchmarkers)
     H.TimedReferences += B->referencesKept();

@@ -39,6 +39,7 @@ int main(int Argc, char **Argv) {
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   Service.Scheduling.BuildJobs = static_cast<int>(Cores);
   size_t CacheMiB = Engine.ReferenceCacheBytes >> 20;
+  uintmax_t DiskMiB = Engine.Timing.ReferenceDiskBytes >> 20;
   size_t BodyMiB = Http.MaxBodyBytes >> 20;
   bool NoCheck = false, NoBench = false, NoZygote = false, NoNamespaces = false;
   App.add_option("--tasks", Service.TasksDir, "Directory of KernelBench-format tasks")
@@ -78,6 +79,11 @@ int main(int Argc, char **Argv) {
       ->check(CLI::PositiveNumber);
   App.add_option("--reference-cache-mib", CacheMiB,
                  "Memory for cached reference outputs, in MiB")
+      ->capture_default_str();
+  App.add_option("--reference-disk-mib", DiskMiB,
+                 "Disk (in TMPDIR) for the input sets of the timed "
+                 "references, in MiB; the least recently used task's is let "
+                 "go first and timed again when it returns")
       ->capture_default_str();
   App.add_option("--reference-max-age", Engine.Timing.ReferenceMaxAgeSeconds,
                  "Seconds after which a reference timing is taken again "
@@ -119,6 +125,7 @@ int main(int Argc, char **Argv) {
   Engine.Bench = !NoBench;
   Engine.UseZygote = !NoZygote;
   Engine.ReferenceCacheBytes = CacheMiB << 20;
+  Engine.Timing.ReferenceDiskBytes = uintmax_t(DiskMiB) << 20;
   Engine.Judge.CacheDir = defaultCacheDir();
   Engine.Timing.CacheDir = Engine.Judge.CacheDir;
   Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !NoNamespaces;

@@ -72,7 +72,7 @@ def probe(proc, url):
     status, _, body = call(url, "/healthz")
     health = json.loads(body)
     print("healthz", status, health["devices"], health["tasks"] > 0,
-          health["workers_alive"]["zygote"])
+          health["workers_alive"]["zygote"], health["reference_cache"]["timed_disk_limit_bytes"])
 
     relu = read("solutions/cpu/level1/19_ReLU.py")
     broken = relu.replace('functions=["relu_forward"]',
