@@ -83,10 +83,8 @@ timed() { # name command...: runs the command; appends "name milliseconds" to wa
 # where one is large enough. A gpu-profile batch writes tens of GB of input
 # sets and outputs there, and on a disk those writes are throttled by the
 # kernel's writeback.
-if [ -z "${KEVIN_TMPDIR:-}" ] && [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((48 * 1024 * 1024)) ] 2>/dev/null; then
-  KEVIN_TMPDIR=/dev/shm
-fi
-KEVIN_TMPDIR=${KEVIN_TMPDIR:-${TMPDIR:-/tmp}}
+. "$ROOT/utils/kevin-work-dirs.sh"
+KEVIN_TMPDIR=${KEVIN_TMPDIR:-$(kevin_fast_tmpdir)}
 echo "$KEVIN_TMPDIR" > "$WORK/tmpdir.txt"
 
 run_eval() { # name bin-dir: kevin eval over the batch from an empty build cache

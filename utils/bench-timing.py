@@ -83,9 +83,11 @@ def end_children(signum, frame):
 
 def start_cpu_load(count):
     """count processes that keep a core busy each (--cpu-load): is a
-    reference's spread between processes the host's load, not the device's?"""
-    for _ in range(count):
-        CHILDREN.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
+    reference's spread between processes the host's load, not the device's?
+    Returns them (they are CHILDREN too)."""
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    CHILDREN.extend(load)
+    return load
 
 
 def repeated_benches(binary, tasks, repeats, budget, out_dir, extra, sequential=False):
@@ -351,10 +353,10 @@ def main():
     log = open(os.path.join(args.out, "bench-timing.jsonl"), "a")
     kernels = all_kernels() if args.kernels == "all" else [t for t in args.kernels.split(",") if t]
     if "repeat" in steps and kernels:
-        start_cpu_load(args.cpu_load)
+        load = start_cpu_load(args.cpu_load)
         repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out,
                          [a for a in re.split(r"[ ,]+", args.bench_args) if a], args.sequential)
-        for child in CHILDREN[:args.cpu_load]:
+        for child in load:
             child.kill()
     rows = timing_rows(kernels, load_repeats(args.out), args, "agree" in steps, log)
     serve_worst = report_serve(args.bin, rows, log) if "serve" in steps else None

@@ -25,6 +25,7 @@ OUT=${OUT:?set OUT}
 PYTHON=${KEVIN_PYTHON:-/opt/torch/.venv/bin/python3}
 KERNELS=${KERNELS:-level2/1_Conv2D_ReLU_BiasAdd,level1/63_conv_standard_2D__square_input__square_kernel,level2/12_Gemm_Multiply_LeakyReLU}
 export KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$ROOT/build-gpu/test/kevin-cache}
+. "$ROOT/utils/kevin-work-dirs.sh"
 mkdir -p "$OUT"
 for EXPERIMENT in ${EXPERIMENTS:-together,sequential,cover,loaded}; do
   case $EXPERIMENT in
@@ -34,7 +35,8 @@ for EXPERIMENT in ${EXPERIMENTS:-together,sequential,cover,loaded}; do
     cover) ARGS=(--bench-args=--flush-bytes=4294967296) ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
-  rm -rf "$OUT/$EXPERIMENT" "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-bench.* "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-reference.*
+  rm -rf "${OUT:?}/$EXPERIMENT"
+  kevin_clear_stale_work_dirs bench reference
   mkdir -p "$OUT/$EXPERIMENT"
   timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$ROOT/build-gpu/bin" --kernels "$KERNELS" \
     --steps repeat --out "$OUT/$EXPERIMENT" "${ARGS[@]}" > "$OUT/$EXPERIMENT/bench-timing.log" 2>&1 ||

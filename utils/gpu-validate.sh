@@ -212,7 +212,8 @@ if want timing; then
 step "timing"
 # Work directories that processes killed by an earlier step's time limit left
 # behind (gpu-profile input sets, gigabytes each) would fill the disk.
-rm -rf "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-bench.* "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-reference.* "${TMPDIR:-/tmp}/kevin-$(id -u)"/kevin-run.*
+. "$ROOT/utils/kevin-work-dirs.sh"
+kevin_clear_stale_work_dirs bench reference run
 note "disk: $(df -h "${TMPDIR:-/tmp}" | tail -1)"
 # shellcheck disable=SC2086
 timeout "${TIMING_LIMIT:-480}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$BUILD/bin" --out "$OUT" ${TIMING_ARGS:-} \

@@ -32,8 +32,8 @@ for name in sorted(n for n in os.listdir(corpus) if n.endswith(".py")):
     task = os.path.join(share, "tasks", match.group(1) + ".py") if match else ""
     print(json.dumps({"id": name[:-3], "candidate_path": path, "task_path": task}))
 PY
-WORK_TMP=${TMPDIR:-/tmp}
-[ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((48 * 1024 * 1024)) ] 2>/dev/null && WORK_TMP=/dev/shm
+. "$ROOT/utils/kevin-work-dirs.sh"
+WORK_TMP=$(kevin_fast_tmpdir)
 START=$(date +%s)
 TMPDIR=$WORK_TMP KEVIN_TASK_PROFILE=gpu KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$OUT/wild-cache} \
   "$BIN/kevin-run" --device cuda -j "${JOBS:-8}" < "$OUT/wild-records.jsonl" \
