@@ -125,7 +125,7 @@ int main(int Argc, char **Argv) {
   Engine.Bench = !NoBench;
   Engine.UseZygote = !NoZygote;
   Engine.ReferenceCacheBytes = CacheMiB << 20;
-  Engine.Timing.ReferenceDiskBytes = uintmax_t(DiskMiB) << 20;
+  Engine.Timing.ReferenceDiskBytes = DiskMiB << 20;
   Engine.Judge.CacheDir = defaultCacheDir();
   Engine.Timing.CacheDir = Engine.Judge.CacheDir;
   Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !NoNamespaces;
