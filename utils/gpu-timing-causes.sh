@@ -4,19 +4,18 @@
 # Issue 25's open question, in one device call on the GPU machine (after
 # utils/gpu-validate.sh STEPS=build,precompile, whose cache it reuses): five
 # kevin-bench processes time the same kernels
-#   together   all at once (bench-timing.py's repeat step as it is),
+#   together   all at once (bench-timing.py's repeat step as it is, with
+#              kevin-bench's default 1 ms launch cover),
+#   nocover    all at once with --cover-ms=0: one L2 flush ahead of each
+#              timed call, as before the launch cover (and in do_bench),
 #   sequential one after another,
 #   loaded     one after another while CPU_LOAD processes keep cores busy,
-#   cover      all at once with a 4 GiB L2 flush (about 1.3 ms of device
-#              work queued ahead of every timed call, which hides a late
-#              first launch from the host),
 # and prints, per kernel and experiment, the speedup spread and the range of
 # the reference's and the candidate's kept medians. Concurrency alone, a busy
-# host, or a late first launch: the rows tell them apart. On the H200 the
-# four take about 100-160 s each (LIMIT each), so they fit one 10-minute call
-# only just; split them with EXPERIMENTS when in doubt.
+# host, or a late first launch: the rows tell them apart. On the H200 each
+# takes about 100-160 s (LIMIT each): split them over calls with EXPERIMENTS.
 #
-# usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,sequential,cover,loaded]
+# usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
 #        [CPU_LOAD=16] [LIMIT=160] utils/gpu-timing-causes.sh
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -27,12 +26,13 @@ KERNELS=${KERNELS:-level2/1_Conv2D_ReLU_BiasAdd,level1/63_conv_standard_2D__squa
 export KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$ROOT/build-gpu/test/kevin-cache}
 . "$ROOT/utils/kevin-work-dirs.sh"
 mkdir -p "$OUT"
-for EXPERIMENT in ${EXPERIMENTS:-together,sequential,cover,loaded}; do
+EXPERIMENTS=${EXPERIMENTS:-together,nocover,sequential,loaded}
+for EXPERIMENT in ${EXPERIMENTS//,/ }; do
   case $EXPERIMENT in
     together) ARGS=() ;;
     sequential) ARGS=(--sequential) ;;
     loaded) ARGS=(--sequential --cpu-load "${CPU_LOAD:-16}") ;;
-    cover) ARGS=(--bench-args=--flush-bytes=4294967296) ;;
+    nocover) ARGS=(--bench-args=--cover-ms=0) ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
   rm -rf "${OUT:?}/$EXPERIMENT"

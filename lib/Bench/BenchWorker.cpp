@@ -219,7 +219,7 @@ int runBenchReferenceWorker(const WorkerOptions &Options) {
     TimingPlan Plan = TimingPlan::from(*Secrets);
     Json Environment;
     Expected<CallTimer> Timer = CallTimer::create(
-        Prelude, Options.Device, Plan.FlushBytes, Environment);
+        Prelude, Options.Device, Plan.FlushBytes, Plan.CoverMs, Environment);
     if (!Timer)
       return failed(Timer.error().message());
     py::object Model = buildReference(Prelude, *Task, Options, Report);
@@ -387,7 +387,7 @@ bool CandidateWorker::prepare(const Json &Preparation, const Json &Task) {
     // The timing stream is current before the candidate is imported.
     Expected<CallTimer> Made = CallTimer::create(
         Prelude, Options.Device, Preparation.value("flush_bytes", size_t(0)),
-        Environment);
+        Preparation.value("cover_ms", 1.0), Environment);
     if (!Made) {
       std::cerr << "kevin-worker: error: " << Made.error().message() << "\n";
       return false;

@@ -96,6 +96,7 @@ Json timingPlan(const BenchOptions &O) {
               {"target_rse", O.TargetRse},
               {"budget_seconds", O.BudgetSeconds},
               {"flush_bytes", O.FlushBytes},
+              {"cover_ms", O.CoverMs},
               {"rounds", Rounds},
               {"round_agreement", O.RoundAgreement},
               {"round_keep", O.RoundKeep}};
@@ -382,7 +383,10 @@ Benchmarker::CandidateRun::handOff(ReferenceRun &Ref) {
     giveUp();
     return E;
   }
-  Preparation->send(Json{{"flush_bytes", Options.FlushBytes}}.dump() + "\n");
+  Preparation->send(Json{{"flush_bytes", Options.FlushBytes},
+                         {"cover_ms", Options.CoverMs}}
+                        .dump() +
+                    "\n");
   if (Error E = awaitPrepared()) {
     giveUp();
     return E;

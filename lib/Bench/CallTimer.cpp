@@ -1,8 +1,9 @@
 //===-- CallTimer.cpp - time one forward call -----------------------------===//
 //
 // CUDA events and the device-wide synchronize through the runtime torch
-// loaded (CudaRuntime.h), the L2 flush and persisting-L2 reset before each
-// call, the wall clock on the CPU, the thread census after each call.
+// loaded (CudaRuntime.h), the L2 flush, launch cover and persisting-L2 reset
+// before each call, the wall clock on the CPU, the thread census after each
+// call.
 //
 //===----------------------------------------------------------------------===//
 #include "CallTimer.h"
@@ -12,6 +13,7 @@
 #include <torch/csrc/autograd/python_variable.h>
 
 #include <algorithm>
+#include <cmath>
 #include <dirent.h>
 #include <thread>
 
@@ -46,9 +48,31 @@ std::vector<at::Tensor> outputTensors(const py::object &Out) {
   return Tensors;
 }
 
+namespace {
+
+/// The median milliseconds of one write of Flush on Stream, on an idle
+/// device.
+double flushMilliseconds(const CudaRuntime &Runtime, CudaRuntime::Stream Stream,
+                         CudaRuntime::Event Start, CudaRuntime::Event End,
+                         at::Tensor &Flush) {
+  std::vector<double> Ms;
+  for (int I = 0; I < 7; ++I) {
+    Runtime.synchronizeDevice();
+    Runtime.record(Start, Stream);
+    Flush.zero_();
+    Runtime.record(End, Stream);
+    Ms.push_back(Runtime.elapsedMilliseconds(Start, End));
+  }
+  std::sort(Ms.begin(), Ms.end());
+  return Ms[Ms.size() / 2];
+}
+
+} // namespace
+
 Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
                                       const std::string &Device,
-                                      size_t FlushBytes, Json &Environment) {
+                                      size_t FlushBytes, double CoverMs,
+                                      Json &Environment) {
   CallTimer T;
   T.Cuda = isCudaDevice(Device);
   Environment = Json::parse(
@@ -78,6 +102,18 @@ Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
                           .device(at::Device(Device)));
   for (CudaRuntime::Event *E : {&T.Start, &T.EndStream, &T.EndDevice})
     *E = T.Runtime->createEvent();
+  // The launch cover: a call's first kernel is launched some tens of
+  // microseconds after the flush, more in a slower or busier process. Were
+  // the device idle by then, that wait would be timed, and the time would
+  // depend on the process rather than on the kernels.
+  double FlushMs =
+      flushMilliseconds(*T.Runtime, T.Stream, T.Start, T.EndStream, T.Flush);
+  if (FlushMs > 0 && CoverMs > FlushMs)
+    T.CoverFlushes = static_cast<unsigned>(
+        std::min(std::ceil(CoverMs / FlushMs), 1000.0));
+  Environment["l2_flush_ms"] = FlushMs;
+  Environment["launch_cover_ms"] = CoverMs;
+  Environment["launch_cover_flushes"] = T.CoverFlushes;
   return T;
 }
 
@@ -85,13 +121,14 @@ CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
                                   bool Snapshot) {
   Sample S;
   if (Cuda) {
-    // Idle device, then the flush queued ahead of Start: the flush is
-    // outside the timed region, and the GPU is busy with it while the
-    // host launches forward, so launch latency is hidden as it is in
-    // triton's do_bench.
+    // Idle device, then the flush queued ahead of Start, as many times as
+    // the launch cover asks: the flushes are outside the timed region, and
+    // the GPU is busy with them while the host launches forward, so that
+    // launch latency is hidden (one flush: as in triton's do_bench).
     PersistingResets += Runtime->resetPersistingL2(PersistingFloor);
     Runtime->synchronizeDevice();
-    Flush.zero_();
+    for (unsigned I = 0; I < CoverFlushes; ++I)
+      Flush.zero_();
   }
   auto HostStart = SteadyClock::now();
   if (Cuda)

@@ -3,8 +3,9 @@
 // Private to lib/Bench. How the timing worker times a single call, the same
 // for the trusted reference and the untrusted candidate:
 //
-// A CUDA call is: reset persisting L2, flush L2 (write a buffer of twice its
-// size), synchronize; record Start on the timing stream; forward; record
+// A CUDA call is: reset persisting L2, synchronize, flush L2 (write a buffer
+// of twice its size) as many times as the launch cover asks; record Start on
+// the timing stream; forward; record
 // EndStream; thread census; synchronize the whole device; record EndDevice.
 // Start->EndStream is the kernel time (what triton's do_bench measures);
 // Start->EndDevice, less the calibrated synchronize overhead, exposes work
@@ -44,12 +45,16 @@ public:
   };
 
   /// The timer of Device; Environment gets what the prelude reports of the
-  /// device and, on CUDA, the persisting-L2 limits and the flush size
-  /// (FlushBytes; 0: twice the device's L2, at least 256 MiB). On CUDA it
-  /// makes the timing stream current: call it before any candidate code.
+  /// device and, on CUDA, the persisting-L2 limits, the flush size
+  /// (FlushBytes; 0: twice the device's L2, at least 256 MiB) and the launch
+  /// cover: the flush is written often enough before each call to keep the
+  /// device busy for at least CoverMs while the host launches forward, so
+  /// that up to that much launch latency is never timed. On CUDA it makes
+  /// the timing stream current: call it before any candidate code.
   static Expected<CallTimer> create(py::module_ &Prelude,
                                     const std::string &Device,
-                                    size_t FlushBytes, Json &Environment);
+                                    size_t FlushBytes, double CoverMs,
+                                    Json &Environment);
 
   bool cuda() const { return Cuda; }
   /// Calls before which persisting L2 had to be reset (some code set it up).
@@ -68,6 +73,8 @@ private:
   CudaRuntime::Stream Stream = nullptr;
   CudaRuntime::Event Start = nullptr, EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
+  /// Flushes queued ahead of each call (the launch cover).
+  unsigned CoverFlushes = 1;
   unsigned PersistingResets = 0;
   size_t PersistingFloor = 0;
 };

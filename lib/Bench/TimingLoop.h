@@ -37,6 +37,8 @@ struct TimingPlan {
   /// Positions (in timed calls done so far) at which audit K runs.
   std::vector<size_t> AuditAt;
   size_t FlushBytes = 0; ///< 0: twice the device's L2, at least 256 MiB
+  /// Device work queued ahead of each CUDA call (CallTimer::create).
+  double CoverMs = 1;
   double SettleMs = 2;
   /// Rounds after the first time the model in a fresh placement.
   TimingRounds Rounds;
@@ -50,6 +52,7 @@ struct TimingPlan {
     P.Rule.TargetRse = J.value("target_rse", 0.01);
     P.Rule.BudgetSeconds = J.value("budget_seconds", 5.0);
     P.FlushBytes = J.value("flush_bytes", size_t(0));
+    P.CoverMs = J.value("cover_ms", 1.0);
     P.SettleMs = J.value("settle_ms", 2.0);
     P.Rounds.MaxRounds = std::max<size_t>(J.value("rounds", size_t(1)), 1);
     P.Rounds.Agreement = J.value("round_agreement", 0.01);

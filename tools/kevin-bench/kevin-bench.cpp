@@ -113,6 +113,11 @@ int main(int Argc, char **Argv) {
   App.add_option("--flush-bytes", Options.FlushBytes,
                  "bytes written to flush L2 before each CUDA call (default: "
                  "twice the L2, at least 256 MiB)");
+  App.add_option("--cover-ms", Options.CoverMs,
+                 "milliseconds of device work (the flush, repeated) queued "
+                 "ahead of each CUDA call, so that launch latency up to "
+                 "that long is not timed (default 1; 0: one flush)")
+      ->check(CLI::Range(0.0, 100.0));
   App.add_option("--timeout", Options.TimeoutSeconds,
                  "seconds per worker process (default 600)");
   bool IgnoreCheck = false;

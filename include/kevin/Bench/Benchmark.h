@@ -80,6 +80,11 @@ struct BenchOptions {
   double SpeedupBound = 10;
   /// Bytes written to flush L2 before each CUDA call; 0: twice the L2.
   size_t FlushBytes = 0;
+  /// The launch cover: the flush is written often enough before each CUDA
+  /// call to keep the device busy this long while forward is launched, so
+  /// that the host's launch latency (which varies from process to process)
+  /// is not timed unless it is longer.
+  double CoverMs = 1;
   double TimeoutSeconds = 600;
   bool IsolateNetwork = true;
   /// False: candidates stay in kevin's namespaces.
