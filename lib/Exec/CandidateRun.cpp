@@ -172,24 +172,23 @@ void CandidateRun::start(const JudgeOptions &Options,
 
 void CandidateRun::sendNonce() { Phases->Nonce.send(NonceLine); }
 
-std::string CandidateRun::handOff(const std::string &RefDir,
-                                  const std::string &InputsName,
-                                  const Json &Reference, const TrialPlan &Plan,
-                                  bool CopyInputs) {
+Error CandidateRun::handOff(const std::string &RefDir,
+                            const std::string &InputsName,
+                            const Json &Reference, const TrialPlan &Plan,
+                            bool CopyInputs) {
   std::string InputsDir = Dir + "/" + InputsName;
   // The candidate's code has been running in its directory: a directory it
-  // made unwritable is its own failure, never a tool error.
-  std::string Handoff;
+  // made unwritable is its own failure, never a tool error. A full disk is
+  // the machine's (copyFile says which).
   if (::mkdir(InputsDir.c_str(), 0700) != 0)
-    Handoff = InputsDir + ": cannot create directory: " + std::strerror(errno);
-  for (unsigned T = 0; Handoff.empty() && T < Plan.Draws; ++T) {
+    return Error::inFile(InputsDir, std::string("cannot create directory: ") +
+                                        std::strerror(errno));
+  for (unsigned T = 0; T < Plan.Draws; ++T) {
     std::string From = protocol::trialFile(RefDir, T, "inputs");
     std::string To = protocol::trialFile(InputsDir, T, "inputs");
     if (Error E = CopyInputs ? copyFile(From, To) : linkOrCopy(From, To))
-      Handoff = E.message();
+      return E;
   }
-  if (!Handoff.empty())
-    return Handoff;
   Json Task;
   Task["init_args"] = Reference.value("init_args", Json());
   Task["inputs_dir"] = InputsName;
@@ -204,7 +203,7 @@ std::string CandidateRun::handOff(const std::string &RefDir,
   if (Plan.ProfiledTrial)
     Task["profiled_trial"] = *Plan.ProfiledTrial;
   Phases->Task.send(Task.dump());
-  return std::string();
+  return Error::success();
 }
 
 void CandidateRun::giveUp() {

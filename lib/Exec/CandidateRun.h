@@ -38,9 +38,10 @@ public:
   /// Hands the worker its task: the reference's input files of every draw
   /// linked (copied with CopyInputs: files other candidates will get too)
   /// into Dir/InputsName (a fresh directory), then the task on its stdin.
-  /// Returns why the inputs could not be handed over (the candidate changed
-  /// its directory), or an empty string once the task is sent.
-  std::string handOff(const std::string &RefDir, const std::string &InputsName,
+  /// Returns why the inputs could not be handed over: an ErrorKind::Internal
+  /// error when the disk failed or is full, any other when the candidate
+  /// changed its directory; success once the task is sent.
+  Error handOff(const std::string &RefDir, const std::string &InputsName,
                       const Json &Reference, const TrialPlan &Plan,
                       bool CopyInputs);
   /// The reference or the hand-off failed: stops the worker and waits for

@@ -52,7 +52,7 @@ private:
   void startWorkers();
   Error handOutSecrets();
   Error awaitReference();
-  void handTaskToCandidate();
+  Error handTaskToCandidate();
   Error awaitCandidate();
   void compare();
 
@@ -111,7 +111,8 @@ Expected<Verdict> Judgement::run() {
     if (Error E = awaitReference())
       return E;
     if (!Decided)
-      handTaskToCandidate();
+      if (Error E = handTaskToCandidate())
+        return E;
   }
   if (!Decided)
     if (Error E = awaitCandidate())
@@ -238,19 +239,26 @@ Error Judgement::awaitReference() {
 
 /// The candidate's task: its inputs, linked into a fresh directory, and
 /// what to run on its stdin.
-void Judgement::handTaskToCandidate() {
-  std::string Handoff = CandidateWorker.handOff(
+Error Judgement::handTaskToCandidate() {
+  Error Handoff = CandidateWorker.handOff(
       Prepared ? Prepared->InputsDir : RefDir, InputsName, referenceRecord(),
       Plan, /*CopyInputs=*/Prepared != nullptr);
-  if (Handoff.empty())
-    return;
+  if (!Handoff)
+    return Error::success();
   CandidateWorker.giveUp();
+  // A full disk is kevin's failure: the record says `error`, never that
+  // the candidate failed.
+  if (Handoff.kind() == ErrorKind::Internal)
+    return Handoff.withContext("cannot hand the inputs to the candidate's "
+                               "worker");
+  std::string Where = Handoff.location().File;
   failRun(Stage::Load, Outcome::InvalidResult,
           "could not hand the inputs to the candidate's worker (its "
           "directory was changed): " +
-              Handoff);
+              (Where.empty() ? "" : Where + ": ") + Handoff.message());
   notJudged("invalid-result", "its directory was changed");
   Decided = true;
+  return Error::success();
 }
 
 /// The candidate's verdict: build, then run, from how its worker ended.

@@ -310,8 +310,26 @@ Error copyFile(const std::string &From, const std::string &To) {
   std::error_code Failed;
   std::filesystem::copy_file(
       From, To, std::filesystem::copy_options::overwrite_existing, Failed);
-  if (Failed)
-    return Error::inFile(To, "cannot copy tensor file: " + Failed.message());
+  if (!Failed)
+    return Error::success();
+  // libstdc++ reports a full disk met inside sendfile as an I/O error: the
+  // free space tells the two apart.
+  std::string Why = Failed.message();
+  std::error_code NoSpace, NoSize;
+  std::filesystem::space_info Space = std::filesystem::space(
+      std::filesystem::path(To).parent_path(), NoSpace);
+  uintmax_t Needed = std::filesystem::file_size(From, NoSize);
+  if (!NoSpace && !NoSize && Space.available < Needed)
+    Why = "No space left on device (" + std::to_string(Space.available) +
+          " bytes free, the file has " + std::to_string(Needed) + ")";
+  bool DiskFailed = Failed == std::errc::no_space_on_device ||
+                    Failed.value() == EDQUOT || Failed == std::errc::io_error;
+  return Error::inFile(To,
+                       "cannot copy tensor file: " + Why +
+                           (DiskFailed ? "; kevin's work directory failed, "
+                                         "not the candidate"
+                                       : ""),
+                       DiskFailed ? ErrorKind::Internal : ErrorKind::Other);
   return Error::success();
 }
 

@@ -118,7 +118,8 @@ WorkerVerdict classifyWorker(const SubprocessResult &R, const std::string &Dir,
 Error linkOrCopy(const std::string &From, const std::string &To);
 
 /// A copy of its own (a file that several candidates get must not share
-/// their inode).
+/// their inode). A full or failing disk (ENOSPC, EDQUOT, EIO) is an
+/// ErrorKind::Internal error: the machine's failure, not the candidate's.
 Error copyFile(const std::string &From, const std::string &To);
 
 } // namespace kevin
