@@ -13,6 +13,7 @@
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/TensorFile.h"
 #include "kevin/Exec/WorkerProcess.h"
+#include "kevin/Support/Clock.h"
 #include "kevin/Support/FileSystem.h"
 
 #include <torch/csrc/autograd/python_variable.h>
@@ -415,6 +416,7 @@ bool CandidateWorker::prepare(const Json &Preparation, const Json &Task) {
 
 int CandidateWorker::timeCandidate(const TimingPlan &Plan, const Json &Task) {
   progress(ProgressFd, "load");
+  auto LoadStart = SteadyClock::now();
   py::module_ Candidate =
       Prelude.attr("import_file")("kevin_candidate", Options.Candidate);
   if (State.Failed)
@@ -428,6 +430,7 @@ int CandidateWorker::timeCandidate(const TimingPlan &Plan, const Json &Task) {
   py::list Init = Prelude.attr("from_json")(Task["init_args"].dump());
   Prelude.attr("manual_seed")(protocol::InitSeed);
   py::object Model = Candidate.attr("ModelNew")(*Init).attr("to")(Device);
+  Report["seconds"] = Json{{"load", secondsSince(LoadStart)}};
   py::object NoGrad = Prelude.attr("no_grad")();
   NoGrad.attr("__enter__")();
   progress(ProgressFd, "run");

@@ -273,6 +273,14 @@ void Benchmarker::CandidateRun::judgeTiming(ReferenceRun &Ref,
   B["environment"] = Env;
   addIsolation(B, W);
   B["seconds"] = seconds(Ref, CandidateSeconds);
+  // Where the candidate's hold of the device went, as its worker tells it
+  // (informational: its process reported it): importing and making ModelNew,
+  // then the timing loop; the rest of device_alone is the worker's exit.
+  const Json &Worker = W.Result.value("seconds", Json::object());
+  if (Worker.is_object() && Worker.value("load", Json()).is_number())
+    B["seconds"]["worker_load"] = Worker["load"];
+  if (Timing.value("seconds", Json()).is_number())
+    B["seconds"]["worker_timing"] = Timing["seconds"];
 }
 
 } // namespace kevin
