@@ -25,6 +25,8 @@ PYTHON=${KEVIN_PYTHON:-/opt/torch/.venv/bin/python3}
 KERNELS=${KERNELS:-level2/1_Conv2D_ReLU_BiasAdd,level1/63_conv_standard_2D__square_input__square_kernel,level2/12_Gemm_Multiply_LeakyReLU}
 export KEVIN_CACHE_DIR=${KEVIN_CACHE_DIR:-$ROOT/build-gpu/test/kevin-cache}
 . "$ROOT/utils/kevin-work-dirs.sh"
+TMPDIR=$(kevin_fast_tmpdir)
+export TMPDIR
 mkdir -p "$OUT"
 EXPERIMENTS=${EXPERIMENTS:-together,nocover,sequential,loaded}
 for EXPERIMENT in ${EXPERIMENTS//,/ }; do

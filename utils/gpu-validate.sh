@@ -213,8 +213,13 @@ step "timing"
 # Work directories that processes killed by an earlier step's time limit left
 # behind (gpu-profile input sets, gigabytes each) would fill the disk.
 . "$ROOT/utils/kevin-work-dirs.sh"
-kevin_clear_stale_work_dirs bench reference run
-note "disk: $(df -h "${TMPDIR:-/tmp}" | tail -1)"
+kevin_clear_stale_work_dirs bench reference run serve
+# kevin serve (the serve step) and five kevin-bench processes hold gigabytes
+# of input sets each: on the 64 GiB disk the serve step once ran out of room.
+TMPDIR=$(kevin_fast_tmpdir)
+export TMPDIR
+kevin_clear_stale_work_dirs bench reference run serve
+note "disk: $(df -h "$TMPDIR" | tail -1)"
 # shellcheck disable=SC2086
 timeout "${TIMING_LIMIT:-480}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$BUILD/bin" --out "$OUT" ${TIMING_ARGS:-} \
   > "$OUT/bench-timing.log" 2>&1 || echo "(bench-timing did not finish)" >> "$OUT/bench-timing.log"
