@@ -2,7 +2,7 @@
 #
 # Features: `clang`, `torch` and `cuda-compiler` come from configure time
 # (the parts that were built); `cuda-gpu` is detected now, when a GPU answers
-# nvidia-smi. Subtrees that need a GPU say `config.unsupported = ...` in their
+# nvidia-smi, and `small-tmpfs` when a tmpfs can be mounted unprivileged. Subtrees that need a GPU say `config.unsupported = ...` in their
 # lit.local.cfg, like LLVM's NVPTX tests do.
 import os
 import shutil
@@ -35,6 +35,26 @@ def gpu_present():
 
 if gpu_present():
     config.available_features.add("cuda-gpu")
+
+
+def small_tmpfs_mountable():
+    """Whether a test can mount a small tmpfs in a user and mount namespace
+    of its own (unshare -rm), to give kevin a disk that fills."""
+    unshare = shutil.which("unshare")
+    if not unshare:
+        return False
+    try:
+        out = subprocess.run([unshare, "-rm", "sh", "-c",
+                              "mount -t tmpfs -o size=1m tmpfs /mnt"],
+                             capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0
+
+
+# `small-tmpfs`: a test may mount a small tmpfs in namespaces of its own.
+if small_tmpfs_mountable():
+    config.available_features.add("small-tmpfs")
 
 # Tools: kevin's own first, then LLVM's test tools (FileCheck, not, count,
 # split-file) from llvm-14-tools, found through PATH.

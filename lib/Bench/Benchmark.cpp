@@ -35,6 +35,8 @@ namespace {
 
 /// Longest wait for the device before kevin-bench gives up on it.
 constexpr double DeviceWaitLimitSeconds = 3600;
+/// How long a candidate waits for room on the work disk.
+constexpr double DiskWaitSeconds = 600;
 
 /// The host: CPU model, and for a CUDA device what nvidia-smi says now.
 Json hostEnvironment(const std::string &Device) {
@@ -355,6 +357,13 @@ Error Benchmarker::CandidateRun::awaitPrepared() {
 
 Expected<SubprocessResult>
 Benchmarker::CandidateRun::handOff(ReferenceRun &Ref) {
+  // Room on the work disk for the copies and the audit outputs (taken to be
+  // no larger than the sets), waited for with the device let go, so that
+  // the timings that would free room are not held up
+  // (kevin/Support/DiskRoom.h).
+  Device->unlock();
+  Room.emplace(DiskRoom::of(TempDir::base())
+                   .reserve(2 * Ref.DiskBytes, DiskWaitSeconds));
   // Copies, not links: the reference's sets serve the task's next
   // candidates, and this one could write to its own.
   const Json &Sets = Ref.Report["sets"];

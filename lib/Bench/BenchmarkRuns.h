@@ -14,6 +14,7 @@
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/Clock.h"
 #include "kevin/Support/DeviceLock.h"
+#include "kevin/Support/DiskRoom.h"
 
 #include <atomic>
 #include <future>
@@ -84,6 +85,9 @@ struct Benchmarker::CandidateRun {
   SteadyClock::time_point Start;
   bool Cuda;
   BenchVerdict V;
+  /// Room on the work disk for its copies and outputs, let go after Dir is
+  /// removed.
+  std::optional<DiskRoom::Reservation> Room;
   std::optional<TempDir> Dir;
   std::string CandidatePath, WorkDir;
   /// The secret plan, sent once the device is held alone.

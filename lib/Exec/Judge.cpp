@@ -21,11 +21,14 @@
 #include "TrialPlan.h"
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Outcome.h"
+#include "kevin/Exec/Protocol.h"
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Support/Clock.h"
 #include "kevin/Support/DeviceLock.h"
+#include "kevin/Support/DiskRoom.h"
 #include "kevin/Support/FileSystem.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -36,6 +39,9 @@
 namespace kevin {
 
 namespace {
+
+/// How long a judgement waits for room on the work disk.
+constexpr double DiskWaitSeconds = 600;
 
 /// The judging of one candidate. run() calls the phases in order; a phase
 /// either fails (kevin could not do its job: an Error), decides the verdict
@@ -49,6 +55,7 @@ public:
 
 private:
   Error prepare();
+  void reserveDiskRoom();
   void startWorkers();
   Error handOutSecrets();
   Error awaitReference();
@@ -79,8 +86,9 @@ private:
   Verdict V;
   bool Decided = false;
   // The members below are destroyed bottom up: the workers' processes end
-  // (their futures wait for them) before the device lock is released and
-  // the temporary directories are removed.
+  // (their futures wait for them) before the device lock is released, the
+  // temporary directories are removed and their disk room let go.
+  std::optional<DiskRoom::Reservation> Room;
   std::optional<TempDir> Root;
   std::string RefDir, CandDir, CandidatePath, Display, CacheDir;
   std::optional<DeviceLock> DeviceHold;
@@ -104,6 +112,7 @@ Expected<Verdict> Judgement::run() {
   Plan = std::move(*Drawn);
   if (Prepared)
     Plan.takeDrawsOf(Prepared->Plan);
+  reserveDiskRoom();
   startWorkers();
   if (Error E = handOutSecrets())
     return E;
@@ -168,6 +177,27 @@ Error Judgement::prepare() {
     DeviceHold.emplace(std::move(*Lock));
   }
   return Error::success();
+}
+
+/// Against a prepared reference (kevin serve, kevin eval), many candidates
+/// of one task are judged at once, each with its own copy of the task's
+/// input sets and its own outputs: what they will write is reserved on the
+/// work disk first, and a judgement waits for room rather than meet a full
+/// disk (kevin/Support/DiskRoom.h).
+void Judgement::reserveDiskRoom() {
+  if (!Prepared || Options.BuildOnly || Prepared->Failure)
+    return;
+  uintmax_t Inputs = 0;
+  for (unsigned T = 0; T < Plan.Draws; ++T) {
+    std::error_code Unknown;
+    uintmax_t Size = std::filesystem::file_size(
+        protocol::trialFile(Prepared->InputsDir, T, "inputs"), Unknown);
+    Inputs += Unknown ? 0 : Size;
+  }
+  // The outputs of every trial, and of one repeated call.
+  uintmax_t Outputs = referenceBytes(*Prepared);
+  uintmax_t Need = Inputs + Outputs + Outputs / std::max(Plan.Draws, 1u);
+  Room.emplace(DiskRoom::of(TempDir::base()).reserve(Need, DiskWaitSeconds));
 }
 
 /// The reference (trusted, never sees the candidate) and the candidate's

@@ -36,13 +36,17 @@ Expected<std::string> randomHex(size_t Bytes) {
   return Hex;
 }
 
-std::string TempDir::sharedParent() {
+std::string TempDir::base() {
   const char *Base = std::getenv("TMPDIR");
   std::string Dir = Base && *Base ? Base : "/tmp";
   char Real[PATH_MAX];
   if (::realpath(Dir.c_str(), Real))
     Dir = Real;
-  return Dir + "/kevin-" + std::to_string(::getuid());
+  return Dir;
+}
+
+std::string TempDir::sharedParent() {
+  return base() + "/kevin-" + std::to_string(::getuid());
 }
 
 Expected<TempDir> TempDir::create(const char *Prefix) {

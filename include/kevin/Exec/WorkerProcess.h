@@ -34,9 +34,11 @@ Expected<std::string> randomHex(size_t Bytes);
 class TempDir {
 public:
   static Expected<TempDir> create(const char *Prefix = "kevin-run");
-  /// $TMPDIR (else /tmp, made absolute)/kevin-<uid>, 0700, made on demand
-  /// and removed by the last TempDir in it.
+  /// base()/kevin-<uid>, 0700, made on demand and removed by the last
+  /// TempDir in it.
   static std::string sharedParent();
+  /// $TMPDIR, else /tmp, made absolute: where kevin's work disk is.
+  static std::string base();
   TempDir(TempDir &&Other) noexcept;
   TempDir &operator=(TempDir &&) = delete;
   ~TempDir();
