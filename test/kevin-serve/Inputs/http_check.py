@@ -120,7 +120,14 @@ def probe(proc, url):
                                lines([samples[0]]))
     worker = threading.Thread(target=slow)
     worker.start()
-    time.sleep(1.0)
+    # Signalled only once the engine has the sample: on a loaded machine a
+    # fixed pause could end before the request arrived.
+    deadline = time.time() + 120
+    while time.time() < deadline and worker.is_alive():
+        _, _, body = call(url, "/healthz")
+        if json.loads(body)["in_flight"] > 0:
+            break
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     worker.join(600)
     status, _, body = answer.get("reply", (0, {}, "{}"))
