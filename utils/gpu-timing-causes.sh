@@ -10,12 +10,17 @@
 #              timed call, as before the launch cover (and in do_bench),
 #   sequential one after another,
 #   loaded     one after another while CPU_LOAD processes keep cores busy,
+#   pool1      all at once, every call of a round on one input set
+#              (--pool=1): the same buffers in every call,
+#   rounds10   all at once with up to ten rounds (placements) per side, for
+#              a kernel whose placements differ (KERNELS=level1/89_cumsum),
 # and prints, per kernel and experiment, the speedup spread and the range of
 # the reference's and the candidate's kept medians. Concurrency alone, a busy
 # host, or a late first launch: the rows tell them apart. On the H200 each
 # takes about 100-160 s (LIMIT each): split them over calls with EXPERIMENTS.
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
+#        (pool1 and rounds10 on request)
 #        [CPU_LOAD=16] [LIMIT=160] utils/gpu-timing-causes.sh
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -35,6 +40,8 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     sequential) ARGS=(--sequential) ;;
     loaded) ARGS=(--sequential --cpu-load "${CPU_LOAD:-16}") ;;
     nocover) ARGS=(--bench-args=--cover-ms=0) ;;
+    pool1) ARGS=(--bench-args=--pool=1) ;;
+    rounds10) ARGS=(--bench-args=--rounds=10) ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
   rm -rf "${OUT:?}/$EXPERIMENT"
