@@ -32,7 +32,8 @@
 # GPU machine has no Clang); on the CPU kevin-check runs on both sides.
 # Knobs: KEVIN_TASK_PROFILE (default gpu on CUDA, small on the CPU),
 # DEVICE_JOBS (--device-jobs of kevin eval and kevin-serve, both with -j
-# $(nproc); default 8 on CUDA, 1 on the CPU),
+# $(nproc); default on CUDA: kevin's own, one per core from 4 to 16; 1 on
+# the CPU),
 # EVAL_ARGS (both kevin evals), SERVE_ARGS (kevin-serve), BENCH_SERVE_CACHE
 # (the build caches, default $TMPDIR/kevin-bench-serve-cache), KEVIN_TMPDIR
 # (kevin's work directories; default /dev/shm when it has 48 GiB free, else
@@ -57,7 +58,7 @@ BASELINE_PARALLEL=${BASELINE_PARALLEL:-8}
 case $DEVICE in
   cpu) CHECK_ARGS=(); DEFAULT_PHASES=eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-1}
        export KEVIN_TASK_PROFILE=${KEVIN_TASK_PROFILE:-small} ;;
-  *) CHECK_ARGS=(--no-check); DEFAULT_PHASES=baseline,eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-8}
+  *) CHECK_ARGS=(--no-check); DEFAULT_PHASES=baseline,eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-}
      export KEVIN_TASK_PROFILE=${KEVIN_TASK_PROFILE:-gpu} ;;
 esac
 [ -n "$BASE_BIN" ] && DEFAULT_PHASES=${DEFAULT_PHASES/eval/base,eval}
@@ -91,7 +92,7 @@ run_eval() { # name bin-dir: kevin eval over the batch from an empty build cache
   rm -rf "${CACHE:?}/$1" "$WORK/$1.jsonl"
   TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/$1 timed "$1" "$2/kevin" eval "${CHECK_ARGS[@]}" --no-report \
     --tasks "$TASKS" --solutions "$WORK/batch/solutions" --device "$DEVICE" -j "$(nproc)" \
-    --device-jobs "$DEVICE_JOBS" ${EVAL_ARGS:-} -o "$WORK/$1.jsonl" > "$WORK/$1.log" 2>&1
+    ${DEVICE_JOBS:+--device-jobs "$DEVICE_JOBS"} ${EVAL_ARGS:-} -o "$WORK/$1.jsonl" > "$WORK/$1.log" 2>&1
 }
 
 for PHASE in ${PHASES//,/ }; do
@@ -110,7 +111,7 @@ for PHASE in ${PHASES//,/ }; do
     serve)
       rm -rf "${CACHE:?}/serve"
       TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/serve "$PYTHON" - "$WORK" "$BIN/kevin-serve" --tasks "$TASKS" \
-        --device "$DEVICE" --host 127.0.0.1 --port 0 -j "$(nproc)" --device-jobs "$DEVICE_JOBS" \
+        --device "$DEVICE" --host 127.0.0.1 --port 0 -j "$(nproc)" ${DEVICE_JOBS:+--device-jobs "$DEVICE_JOBS"} \
         "${CHECK_ARGS[@]}" ${SERVE_ARGS:-} <<'PY'
 # The serve phase: start the server, POST the batch three times, stop it.
 import json, os, signal, subprocess, sys, threading, time, urllib.request

@@ -94,6 +94,10 @@ private:
   std::optional<DeviceLock> DeviceHold;
   TrialPlan Plan;
   double DeviceWait = 0;
+  /// The judgement's own timeline (run.seconds): the wait for disk room,
+  /// the inputs' hand-off, and the worker from its task to its end.
+  double DiskWait = 0, HandOff = 0, AfterTask = 0;
+  std::optional<SteadyClock::time_point> TaskSent;
   /// The candidate's inputs directory, a fresh name in CandDir.
   std::string InputsName;
   ReferenceRun Reference;
@@ -197,7 +201,9 @@ void Judgement::reserveDiskRoom() {
   // The outputs of every trial, and of one repeated call.
   uintmax_t Outputs = referenceBytes(*Prepared);
   uintmax_t Need = Inputs + Outputs + Outputs / std::max(Plan.Draws, 1u);
+  auto WaitStart = SteadyClock::now();
   Room.emplace(DiskRoom::of(TempDir::base()).reserve(Need, DiskWaitSeconds));
+  DiskWait = secondsSince(WaitStart);
 }
 
 /// The reference (trusted, never sees the candidate) and the candidate's
@@ -270,11 +276,15 @@ Error Judgement::awaitReference() {
 /// The candidate's task: its inputs, linked into a fresh directory, and
 /// what to run on its stdin.
 Error Judgement::handTaskToCandidate() {
+  auto HandOffStart = SteadyClock::now();
   Error Handoff = CandidateWorker.handOff(
       Prepared ? Prepared->InputsDir : RefDir, InputsName, referenceRecord(),
       Plan, /*CopyInputs=*/Prepared != nullptr);
-  if (!Handoff)
+  HandOff = secondsSince(HandOffStart);
+  if (!Handoff) {
+    TaskSent = SteadyClock::now();
     return Error::success();
+  }
   CandidateWorker.giveUp();
   // A full disk is kevin's failure: the record says `error`, never that
   // the candidate failed.
@@ -294,6 +304,8 @@ Error Judgement::handTaskToCandidate() {
 /// The candidate's verdict: build, then run, from how its worker ended.
 Error Judgement::awaitCandidate() {
   Expected<SubprocessResult> Ended = CandidateWorker.wait();
+  if (TaskSent)
+    AfterTask = secondsSince(*TaskSent);
   if (Error Failed = Reference.awaitOutputs())
     return Failed;
   if (!Ended)
@@ -338,6 +350,9 @@ void Judgement::compare() {
                         {"load", Load},
                         {"run", RunSeconds},
                         {"compare", secondsSince(CompareStart)},
+                        {"disk_wait", DiskWait},
+                        {"hand_off", HandOff},
+                        {"after_task", AfterTask},
                         {"total", secondsSince(Start)}};
     if (Ran.Result.contains("seconds") &&
         Ran.Result["seconds"].contains("profiler_start"))

@@ -10,6 +10,7 @@
 #include "kevin/Exec/Zygote.h"
 #include "kevin/Support/RecordFields.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -181,6 +182,14 @@ Expected<Json> WarmEngine::runDeviceStage(size_t Stage,
 
 bool WarmEngine::devicePassed(size_t Stage, const Json &Record) const {
   return Stage > 0 || (fieldIsTrue(Record, field::RunCorrect) && wants(Record, "bench"));
+}
+
+size_t defaultReferenceCacheBytes() {
+  long Pages = ::sysconf(_SC_PHYS_PAGES), PageBytes = ::sysconf(_SC_PAGESIZE);
+  size_t Memory = Pages > 0 && PageBytes > 0
+                      ? static_cast<size_t>(Pages) * static_cast<size_t>(PageBytes)
+                      : 0;
+  return std::clamp(Memory / 8, size_t(2) << 30, size_t(16) << 30);
 }
 
 Expected<std::shared_ptr<const PreparedReference>>

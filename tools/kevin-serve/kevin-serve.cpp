@@ -78,8 +78,8 @@ int main(int Argc, char **Argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   App.add_option("--reference-cache-mib", CacheMiB,
-                 "Memory for cached reference outputs, in MiB")
-      ->capture_default_str();
+                 "Memory for cached reference outputs, in MiB (default: an "
+                 "eighth of the machine's memory, 2048 to 16384)");
   App.add_option("--reference-disk-mib", DiskMiB,
                  "Disk (in TMPDIR) for the input sets of the timed "
                  "references, in MiB; the least recently used task's is let "

@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <malloc.h>
 
 using namespace kevin;
 
@@ -105,6 +106,12 @@ static int runZygoteCommandLine(int Argc, char **Argv) {
 }
 
 int main(int Argc, char **Argv) {
+  // A worker allocates and frees host tensors of hundreds of megabytes per
+  // trial (inputs read, outputs copied back, files written). Served by
+  // mmap, each of them page-faulted in fresh zeroed memory, most of a
+  // gpu-sized trial's time; from the heap, kept, they are reused.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (Argc > 1 && std::string(Argv[1]) == "zygote")
     return runZygoteCommandLine(Argc, Argv);
   runWorker(std::vector<std::string>(Argv, Argv + Argc));

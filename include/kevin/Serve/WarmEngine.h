@@ -39,6 +39,11 @@ namespace kevin {
 
 class Zygote;
 
+/// An eighth of the machine's memory, at least 2 GiB and at most 16 GiB: a
+/// batch of four gpu-sized tasks holds more than 2 GiB of reference outputs,
+/// and under a 2 GiB bound the server kept only three of the four.
+size_t defaultReferenceCacheBytes();
+
 struct WarmEngineOptions {
   /// The kevin-<stage> tools (kevin-check) and kevin-worker.
   std::string ToolsDir;
@@ -53,8 +58,8 @@ struct WarmEngineOptions {
   BenchOptions Timing;
   /// Candidates served by one reference draw (and one reference timing).
   size_t ReferenceReuse = 64;
-  /// Bytes of reference outputs kept, over every task and device.
-  size_t ReferenceCacheBytes = size_t(2) << 30;
+  /// Bytes of reference outputs kept in memory, over every task and device.
+  size_t ReferenceCacheBytes = defaultReferenceCacheBytes();
   /// Workers fork from a warm zygote; false: a fresh kevin-worker each.
   bool UseZygote = true;
 
