@@ -388,7 +388,7 @@ bool CandidateWorker::prepare(const Json &Preparation, const Json &Task) {
     // The timing stream is current before the candidate is imported.
     Expected<CallTimer> Made = CallTimer::create(
         Prelude, Options.Device, Preparation.value("flush_bytes", size_t(0)),
-        Preparation.value("cover_ms", 1.0), Environment);
+        Preparation.value("cover_ms", DefaultLaunchCoverMs), Environment);
     if (!Made) {
       std::cerr << "kevin-worker: error: " << Made.error().message() << "\n";
       return false;

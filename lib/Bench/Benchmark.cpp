@@ -35,8 +35,6 @@ namespace {
 
 /// Longest wait for the device before kevin-bench gives up on it.
 constexpr double DeviceWaitLimitSeconds = 3600;
-/// How long a candidate waits for room on the work disk.
-constexpr double DiskWaitSeconds = 600;
 
 /// The host: CPU model, and for a CUDA device what nvidia-smi says now.
 Json hostEnvironment(const std::string &Device) {
@@ -363,7 +361,7 @@ Benchmarker::CandidateRun::handOff(ReferenceRun &Ref) {
   // (kevin/Support/DiskRoom.h).
   Device->unlock();
   Room.emplace(DiskRoom::of(TempDir::base())
-                   .reserve(2 * Ref.DiskBytes, DiskWaitSeconds));
+                   .reserve(2 * Ref.DiskBytes));
   // Copies, not links: the reference's sets serve the task's next
   // candidates, and this one could write to its own.
   const Json &Sets = Ref.Report["sets"];

@@ -19,6 +19,7 @@
 #define KEVIN_LIB_BENCH_TIMINGLOOP_H
 
 #include "CallTimer.h"
+#include "kevin/Bench/Benchmark.h"
 #include "kevin/Bench/Statistics.h"
 
 #include <algorithm>
@@ -38,7 +39,7 @@ struct TimingPlan {
   std::vector<size_t> AuditAt;
   size_t FlushBytes = 0; ///< 0: twice the device's L2, at least 256 MiB
   /// Device work queued ahead of each CUDA call (CallTimer::create).
-  double CoverMs = 1;
+  double CoverMs = DefaultLaunchCoverMs;
   double SettleMs = 2;
   /// Rounds after the first time the model in a fresh placement.
   TimingRounds Rounds;
@@ -52,7 +53,7 @@ struct TimingPlan {
     P.Rule.TargetRse = J.value("target_rse", 0.01);
     P.Rule.BudgetSeconds = J.value("budget_seconds", 5.0);
     P.FlushBytes = J.value("flush_bytes", size_t(0));
-    P.CoverMs = J.value("cover_ms", 1.0);
+    P.CoverMs = J.value("cover_ms", DefaultLaunchCoverMs);
     P.SettleMs = J.value("settle_ms", 2.0);
     P.Rounds.MaxRounds = std::max<size_t>(J.value("rounds", size_t(1)), 1);
     P.Rounds.Agreement = J.value("round_agreement", 0.01);

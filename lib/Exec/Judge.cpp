@@ -40,9 +40,6 @@ namespace kevin {
 
 namespace {
 
-/// How long a judgement waits for room on the work disk.
-constexpr double DiskWaitSeconds = 600;
-
 /// The judging of one candidate. run() calls the phases in order; a phase
 /// either fails (kevin could not do its job: an Error), decides the verdict
 /// early (Decided: the phases left are skipped), or hands on to the next.
@@ -202,7 +199,7 @@ void Judgement::reserveDiskRoom() {
   uintmax_t Outputs = referenceBytes(*Prepared);
   uintmax_t Need = Inputs + Outputs + Outputs / std::max(Plan.Draws, 1u);
   auto WaitStart = SteadyClock::now();
-  Room.emplace(DiskRoom::of(TempDir::base()).reserve(Need, DiskWaitSeconds));
+  Room.emplace(DiskRoom::of(TempDir::base()).reserve(Need));
   DiskWait = secondsSince(WaitStart);
 }
 

@@ -27,6 +27,9 @@
 
 namespace kevin {
 
+/// The launch cover's default, in milliseconds (BenchOptions::CoverMs).
+constexpr double DefaultLaunchCoverMs = 1;
+
 struct BenchOptions {
   std::string WorkerPath; ///< The kevin-worker executable.
   std::string Device = "cpu";
@@ -84,7 +87,7 @@ struct BenchOptions {
   /// call to keep the device busy this long while forward is launched, so
   /// that the host's launch latency (which varies from process to process)
   /// is not timed unless it is longer.
-  double CoverMs = 1;
+  double CoverMs = DefaultLaunchCoverMs;
   double TimeoutSeconds = 600;
   bool IsolateNetwork = true;
   /// False: candidates stay in kevin's namespaces.

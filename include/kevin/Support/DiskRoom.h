@@ -54,10 +54,14 @@ public:
     uintmax_t Bytes = 0;
   };
 
+  /// How long a candidate's work waits for room before it goes ahead.
+  static constexpr double DefaultWaitSeconds = 600;
+
   /// Holds Bytes once they fit in the free space beside the other
   /// reservations, or at once when nothing else is reserved or the free
   /// space is unknown, or after MaxWaitSeconds of waiting.
-  Reservation reserve(uintmax_t Bytes, double MaxWaitSeconds);
+  Reservation reserve(uintmax_t Bytes,
+                      double MaxWaitSeconds = DefaultWaitSeconds);
 
   /// Bytes reserved now.
   uintmax_t reserved() const;
