@@ -108,8 +108,8 @@ static int runZygoteCommandLine(int Argc, char **Argv) {
 int main(int Argc, char **Argv) {
   // A worker allocates and frees host tensors of hundreds of megabytes per
   // trial (inputs read, outputs copied back, files written). Served by
-  // mmap, each of them page-faulted in fresh zeroed memory, most of a
-  // gpu-sized trial's time; from the heap, kept, they are reused.
+  // mmap, each is page-faulted in fresh zeroed memory (about a third of a
+  // gpu-sized CPU run's profile); from the heap, kept, they are reused.
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (Argc > 1 && std::string(Argv[1]) == "zygote")
