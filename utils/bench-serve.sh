@@ -50,12 +50,14 @@ OUT=${OUT:-$ROOT/bench-serve-out}
 BIN=$(cd "${BIN:-$ROOT/build/bin}" && pwd)
 BASE_BIN=${BASE_BIN:-}
 DEVICE=${DEVICE:-cuda}
+# The first device's kind (cpu or cuda) for a list such as cuda:0,cuda:1.
+DEVICE_KIND=${DEVICE%%[:,]*}
 PYTHON=${KEVIN_PYTHON:-$(command -v python3)}
 WORK=${WORK:-$OUT/work}
 CACHE=${BENCH_SERVE_CACHE:-${TMPDIR:-/tmp}/kevin-bench-serve-cache}
 TASKS=$ROOT/share/kevin/tasks
 BASELINE_PARALLEL=${BASELINE_PARALLEL:-8}
-case $DEVICE in
+case $DEVICE_KIND in
   cpu) CHECK_ARGS=(); DEFAULT_PHASES=eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-1}
        export KEVIN_TASK_PROFILE=${KEVIN_TASK_PROFILE:-small} ;;
   *) CHECK_ARGS=(--no-check); DEFAULT_PHASES=baseline,eval,serve; DEVICE_JOBS=${DEVICE_JOBS:-}
@@ -65,7 +67,7 @@ esac
 PHASES=${1:-$DEFAULT_PHASES}
 mkdir -p "$OUT" "$WORK"
 [ -f "$WORK/batch/batch.jsonl" ] ||
-  "$PYTHON" "$ROOT/utils/make-rl-batch.py" --device "${DEVICE%%:*}" --out "$WORK/batch" \
+  "$PYTHON" "$ROOT/utils/make-rl-batch.py" --device "$DEVICE_KIND" --out "$WORK/batch" \
     --tasks-per-batch "${TASKS_PER_BATCH:-4}" --per-task "${PER_TASK:-16}" > "$WORK/batch.log" 2>&1 ||
   { cat "$WORK/batch.log" >&2; exit 1; }
 
@@ -99,7 +101,7 @@ for PHASE in ${PHASES//,/ }; do
   sed -i "/^$PHASE /d" "$WORK/walls.txt" 2>/dev/null
   case $PHASE in
     baseline)
-      if [ "$DEVICE" = cpu ]; then
+      if [ "$DEVICE_KIND" = cpu ]; then
         echo "bench-serve: the baseline times with CUDA events: skipped on the CPU"
         continue
       fi

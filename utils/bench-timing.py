@@ -90,8 +90,8 @@ def start_cpu_load(count):
     return load
 
 
-def repeated_benches(binary, tasks, repeats, budget, out_dir, extra, sequential=False):
-    """repeats kevin-bench processes, each timing every kernel into
+def repeated_benches(binary, tasks, repeats, budget, out_dir, extra, sequential=False, device="cuda"):
+    """repeats kevin-bench processes on device, each timing every kernel into
     OUT/bench-repeat-N.jsonl: all at once, or one after another."""
     records = "".join(json.dumps({"id": t, "task_path": os.path.join(SHARE, "tasks", t + ".py"),
                                   "candidate_path": solution_of(t), "run": {"correct": True}}) + "\n"
@@ -100,7 +100,7 @@ def repeated_benches(binary, tasks, repeats, budget, out_dir, extra, sequential=
     for i in range(repeats):
         out = open(os.path.join(out_dir, "bench-repeat-%d.jsonl" % i), "w")
         err = open(os.path.join(out_dir, "bench-repeat-%d.err" % i), "w")
-        p = subprocess.Popen([os.path.join(binary, "kevin-bench"), "--device", "cuda", "--budget", budget,
+        p = subprocess.Popen([os.path.join(binary, "kevin-bench"), "--device", device, "--budget", budget,
                               "--quiet"] + extra, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
         CHILDREN.append(p)
         p.stdin.write(records)
@@ -328,6 +328,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--budget", default="2")
     parser.add_argument("--out", default=".")
+    parser.add_argument("--device", default="cuda",
+                        help="the repeats' GPU, e.g. cuda:1 (the other steps use cuda)")
     parser.add_argument("--kernels", default=",".join(KERNELS),
                         help="task ids, comma-separated, or 'all' (every bundled CUDA solution); "
                              "empty for none (default: %(default)s)")
@@ -350,12 +352,14 @@ def main():
     if args.probe:
         return probe(args.probe)
     steps = set(args.steps.split(","))
+    os.makedirs(args.out, exist_ok=True)
     log = open(os.path.join(args.out, "bench-timing.jsonl"), "a")
     kernels = all_kernels() if args.kernels == "all" else [t for t in args.kernels.split(",") if t]
     if "repeat" in steps and kernels:
         load = start_cpu_load(args.cpu_load)
         repeated_benches(args.bin, kernels, args.repeats, args.budget, args.out,
-                         [a for a in re.split(r"[ ,]+", args.bench_args) if a], args.sequential)
+                         [a for a in re.split(r"[ ,]+", args.bench_args) if a], args.sequential,
+                         args.device)
         for child in load:
             child.kill()
     rows = timing_rows(kernels, load_repeats(args.out), args, "agree" in steps, log)
