@@ -15,7 +15,7 @@
 #      whether each candidate was timed on the device that ran it, how the
 #      candidates were spread over the devices, and the per-device spreads.
 # A dry run on one GPU: TWO=cuda:0,cuda:0 (both queues share its lock); on
-# the CPU: BIN=build/bin ONE=cpu TWO=cpu,cpu PER_TASK=1 TASKS_PER_BATCH=2.
+# the CPU: BIN=build/bin ONE=cpu TWO=cpu,cpu PER_TASK=3 TASKS_PER_BATCH=1.
 # Work goes to WORK (default /tmp/gpu-multi-work); OUT gets the summary
 # gpu-multi.txt and logs.tar.gz.
 #

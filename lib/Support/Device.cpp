@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/Device.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace kevin {
@@ -45,6 +46,11 @@ std::string Device::str() const {
 bool isCudaDevice(std::string_view Text) {
   Expected<Device> D = Device::parse(Text);
   return D && D->isCuda();
+}
+
+bool onlyCpuDevices(const std::vector<std::string> &Names) {
+  return std::none_of(Names.begin(), Names.end(),
+                      [](const std::string &N) { return isCudaDevice(N); });
 }
 
 Expected<std::vector<Device>> parseDeviceList(std::string_view Text) {

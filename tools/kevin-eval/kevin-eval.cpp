@@ -222,7 +222,8 @@ int main(int Argc, char **Argv) {
     return ExitError;
   }
   if (Flags.CheckPreset.empty())
-    Flags.CheckPreset = Flags.Devices == "cpu" ? "cpu" : "strict";
+    Flags.CheckPreset =
+        onlyCpuDevices(Options.Scheduling.Devices) ? "cpu" : "strict";
   StagePipeline Pipeline(fs::selfExecutableDirectory(), Flags.StageTimeout);
   auto Started = !Server.empty()    ? remoteStages(Flags, Server, Token)
                  : ToolStagesWanted ? toolStages(Flags, Pipeline)

@@ -118,10 +118,11 @@ int main(int Argc, char **Argv) {
   Http.MaxBodyBytes = BodyMiB << 20;
 
   Engine.ToolsDir = fs::selfExecutableDirectory();
-  Engine.CheckPreset =
-      NoCheck ? "" : !CheckPreset.empty() ? CheckPreset
-                   : Devices == "cpu"     ? "cpu"
-                                          : "strict";
+  bool OnlyCpu = onlyCpuDevices(Service.Scheduling.Devices);
+  Engine.CheckPreset = NoCheck                 ? ""
+                       : !CheckPreset.empty()  ? CheckPreset
+                       : OnlyCpu               ? "cpu"
+                                               : "strict";
   Engine.Bench = !NoBench;
   Engine.UseZygote = !NoZygote;
   Engine.ReferenceCacheBytes = CacheMiB << 20;

@@ -55,6 +55,10 @@ private:
 /// already validated by Device::parse.
 bool isCudaDevice(std::string_view Text);
 
+/// True when no name in Names is a CUDA device (`cpu`, `cpu,cpu`): kevin
+/// then checks candidates with the cpu preset by default.
+bool onlyCpuDevices(const std::vector<std::string> &Names);
+
 /// Parses a comma-separated list of devices (`cpu`, `cuda:0,cuda:1`). Empty
 /// items are skipped, so an empty list gives no device; the first invalid
 /// item is the error.
