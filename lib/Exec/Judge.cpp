@@ -93,7 +93,7 @@ private:
   double DeviceWait = 0;
   /// The judgement's own timeline (run.seconds): the wait for disk room,
   /// the inputs' hand-off, and the worker from its task to its end.
-  double DiskWait = 0, HandOff = 0, AfterTask = 0;
+  double DiskWaitSeconds = 0, HandOffSeconds = 0, AfterTaskSeconds = 0;
   std::optional<SteadyClock::time_point> TaskSent;
   /// The candidate's inputs directory, a fresh name in CandDir.
   std::string InputsName;
@@ -200,7 +200,7 @@ void Judgement::reserveDiskRoom() {
   uintmax_t Need = Inputs + Outputs + Outputs / std::max(Plan.Draws, 1u);
   auto WaitStart = SteadyClock::now();
   Room.emplace(DiskRoom::of(TempDir::base()).reserve(Need));
-  DiskWait = secondsSince(WaitStart);
+  DiskWaitSeconds = secondsSince(WaitStart);
 }
 
 /// The reference (trusted, never sees the candidate) and the candidate's
@@ -277,7 +277,7 @@ Error Judgement::handTaskToCandidate() {
   Error Handoff = CandidateWorker.handOff(
       Prepared ? Prepared->InputsDir : RefDir, InputsName, referenceRecord(),
       Plan, /*CopyInputs=*/Prepared != nullptr);
-  HandOff = secondsSince(HandOffStart);
+  HandOffSeconds = secondsSince(HandOffStart);
   if (!Handoff) {
     TaskSent = SteadyClock::now();
     return Error::success();
@@ -302,7 +302,7 @@ Error Judgement::handTaskToCandidate() {
 Error Judgement::awaitCandidate() {
   Expected<SubprocessResult> Ended = CandidateWorker.wait();
   if (TaskSent)
-    AfterTask = secondsSince(*TaskSent);
+    AfterTaskSeconds = secondsSince(*TaskSent);
   if (Error Failed = Reference.awaitOutputs())
     return Failed;
   if (!Ended)
@@ -347,9 +347,9 @@ void Judgement::compare() {
                         {"load", Load},
                         {"run", RunSeconds},
                         {"compare", secondsSince(CompareStart)},
-                        {"disk_wait", DiskWait},
-                        {"hand_off", HandOff},
-                        {"after_task", AfterTask},
+                        {"disk_wait", DiskWaitSeconds},
+                        {"hand_off", HandOffSeconds},
+                        {"after_task", AfterTaskSeconds},
                         {"total", secondsSince(Start)}};
     if (Ran.Result.contains("seconds") &&
         Ran.Result["seconds"].contains("profiler_start"))

@@ -186,9 +186,10 @@ bool WarmEngine::devicePassed(size_t Stage, const Json &Record) const {
 
 size_t defaultReferenceCacheBytes() {
   long Pages = ::sysconf(_SC_PHYS_PAGES), PageBytes = ::sysconf(_SC_PAGESIZE);
-  size_t Memory = Pages > 0 && PageBytes > 0
-                      ? static_cast<size_t>(Pages) * static_cast<size_t>(PageBytes)
-                      : 0;
+  size_t Memory =
+      Pages > 0 && PageBytes > 0
+          ? static_cast<size_t>(Pages) * static_cast<size_t>(PageBytes)
+          : 0;
   return std::clamp(Memory / 8, size_t(2) << 30, size_t(16) << 30);
 }
 

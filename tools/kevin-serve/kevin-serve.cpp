@@ -119,10 +119,10 @@ int main(int Argc, char **Argv) {
 
   Engine.ToolsDir = fs::selfExecutableDirectory();
   bool OnlyCpu = onlyCpuDevices(Service.Scheduling.Devices);
-  Engine.CheckPreset = NoCheck                 ? ""
-                       : !CheckPreset.empty()  ? CheckPreset
-                       : OnlyCpu               ? "cpu"
-                                               : "strict";
+  Engine.CheckPreset = NoCheck                ? ""
+                       : !CheckPreset.empty() ? CheckPreset
+                       : OnlyCpu              ? "cpu"
+                                              : "strict";
   Engine.Bench = !NoBench;
   Engine.UseZygote = !NoZygote;
   Engine.ReferenceCacheBytes = CacheMiB << 20;
