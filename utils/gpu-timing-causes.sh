@@ -14,13 +14,15 @@
 #              (--pool=1): the same buffers in every call,
 #   rounds10   all at once with up to ten rounds (placements) per side, for
 #              a kernel whose placements differ (KERNELS=level1/89_cumsum),
+#   fastest10  as rounds10, with the fastest round kept (--round-keep
+#              fastest: rounds until two agree) instead of the middle one,
 # and prints, per kernel and experiment, the speedup spread and the range of
 # the reference's and the candidate's kept medians. Concurrency alone, a busy
 # host, or a late first launch: the rows tell them apart. On the H200 each
 # takes about 100-160 s (LIMIT each): split them over calls with EXPERIMENTS.
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
-#        (pool1 and rounds10 on request)
+#        (pool1, rounds10 and fastest10 on request)
 #        [CPU_LOAD=16] [LIMIT=160] utils/gpu-timing-causes.sh
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -42,6 +44,7 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     nocover) ARGS=(--bench-args=--cover-ms=0) ;;
     pool1) ARGS=(--bench-args=--pool=1) ;;
     rounds10) ARGS=(--bench-args=--rounds=10) ;;
+    fastest10) ARGS=(--bench-args=--rounds=10,--round-keep=fastest) ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
   rm -rf "${OUT:?}/$EXPERIMENT"

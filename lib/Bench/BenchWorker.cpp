@@ -174,7 +174,7 @@ Expected<DrawnSets> drawInputSets(py::module_ &Prelude, py::module_ &Task,
     Drawn.AuditOutputs.push_back(outputMeta(Out));
     if (Error E = writeTensorFile(
             protocol::auditFile(Options.Dir, N - Drawn.PoolUsed, "reference"),
-            cpuCopies(outputTensors(Out))))
+            outputTensors(Out)))
       return E;
   }
   return Drawn;
@@ -439,9 +439,8 @@ int CandidateWorker::timeCandidate(const TimingPlan &Plan, const Json &Task) {
   bool WriteFailed = false;
   AuditSink OnAudit = [&](unsigned K, const CallTimer::Sample &S) {
     // The copies taken as forward returned: what was returned.
-    WriteFailed |= static_cast<bool>(
-        writeTensorFile(protocol::auditFile(Options.Dir, K, "outputs"),
-                        cpuCopies(S.Early)));
+    WriteFailed |= static_cast<bool>(writeTensorFile(
+        protocol::auditFile(Options.Dir, K, "outputs"), S.Early));
   };
   // One progress line for the whole phase: a line per phase (warm-up,
   // timed) would tell the candidate, which can read the file, which calls

@@ -117,7 +117,7 @@ bool CandidateSession::replayGhost() {
   // Filled first: an honest kernel's output reads NaN without it.
   PoisonCudaCache(Device, poisonReserve(Given));
   uint64_t SkippedBefore = skippedCandidateLaunches();
-  std::vector<at::Tensor> OnCpu;
+  std::vector<at::Tensor> Outs; // copied to the host by the writer
   std::string Raised;
   skipCandidateLaunches(true);
   try {
@@ -129,7 +129,7 @@ bool CandidateSession::replayGhost() {
         Raised = "forward returned something other than tensors";
         break;
       }
-      OnCpu.push_back(fromPython(H).detach().to(at::kCPU));
+      Outs.push_back(fromPython(H).detach());
     }
     Ghost["kind"] = Kind["kind"];
   } catch (py::error_already_set &E) {
@@ -141,7 +141,7 @@ bool CandidateSession::replayGhost() {
   Ghost["skipped_launches"] = skippedCandidateLaunches() - SkippedBefore;
   if (!Raised.empty())
     Ghost["raised"] = Raised.substr(0, 300);
-  else if (!writeTrialTensors(Options.Dir, Options.Trials, "ghost", OnCpu))
+  else if (!writeTrialTensors(Options.Dir, Options.Trials, "ghost", Outs))
     return false;
   Report.Value["ghost"] = Ghost;
   return true;
@@ -237,13 +237,13 @@ bool CandidateSession::describeOutputs(const std::vector<py::handle> &Items,
   return true;
 }
 
-/// The second call's output on the CPU into AgainOnCpu, when it has the
-/// structure of the first (Outputs' kind, Count items) and plain tensors;
-/// false on a reported type mismatch.
+/// The second call's outputs into Again, where they are (on the device
+/// under CUDA), when they have the structure of the first (Outputs' kind,
+/// Count items) and are plain tensors; false on a reported type mismatch.
 bool CandidateSession::repeatOutputs(const py::object &AgainOut,
                                      const Json &Outputs, size_t Count,
                                      const std::string &Which,
-                                     std::vector<at::Tensor> &AgainOnCpu) {
+                                     std::vector<at::Tensor> &Again) {
   Json AgainKind;
   std::vector<py::handle> AgainItems = outputItems(AgainOut, AgainKind);
   if (AgainKind["kind"] != Outputs["kind"] || AgainItems.size() != Count) {
@@ -255,7 +255,7 @@ bool CandidateSession::repeatOutputs(const py::object &AgainOut,
   for (py::handle H : AgainItems) {
     if (!checkPlainTensor(H, "forward called again"))
       return false;
-    AgainOnCpu.push_back(fromPython(H).detach().to(at::kCPU));
+    Again.push_back(fromPython(H).detach());
   }
   return true;
 }
@@ -291,20 +291,22 @@ PhaseEnd CandidateSession::runTrial(unsigned T) {
   std::vector<at::Tensor> Copies;
   if (!describeOutputs(Items, Given, Outputs, Copies))
     return Worker.finish(Stage::Compare);
-  // The inputs after the call against the file they were loaded from.
-  std::vector<at::Tensor> After;
-  for (const at::Tensor &In : Given)
-    After.push_back(In.to(at::kCPU));
-  bool InputsChanged = !sameBits(After, *Loaded);
-  std::vector<at::Tensor> FirstOnCpu = cpuCopies(Copies);
+  // The first outputs copied where they are (on the device under CUDA):
+  // the second call may write into the storage it returned the first time.
+  std::vector<at::Tensor> First;
+  for (const at::Tensor &O : Copies)
+    First.push_back(O.clone());
 
   // KEVIN-RT-005's second run: the same inputs again at fresh addresses,
   // the first outputs still alive, so new outputs land in other blocks.
   // An output region the kernel never writes, or a race, then differs;
   // such a second output goes to kevin-run, which checks it against the
   // reference too. Its inputs are not checked for changes or aliasing:
-  // the first call's were.
+  // the first call's were. Uploaded before the call, they are also what
+  // the first call's inputs are checked against, on the device: gpu-sized
+  // inputs and outputs do not travel back to the host to be compared.
   std::vector<at::Tensor> AgainGiven = onDevice(*Loaded);
+  bool InputsChanged = !sameBits(Given, AgainGiven);
   py::list AgainArgs =
       trialArguments(Prelude, task()["trials"][T]["inputs"], AgainGiven);
   py::object AgainOut;
@@ -312,14 +314,14 @@ PhaseEnd CandidateSession::runTrial(unsigned T) {
     PoisonCudaCache(Device, poisonReserve(AgainGiven));
   if (!callModel(AgainArgs, Which + ", forward called again", AgainOut))
     return Worker.finish(Stage::Run);
-  std::vector<at::Tensor> AgainOnCpu;
-  if (!repeatOutputs(AgainOut, Outputs, Items.size(), Which, AgainOnCpu))
+  std::vector<at::Tensor> Again;
+  if (!repeatOutputs(AgainOut, Outputs, Items.size(), Which, Again))
     return Worker.finish(Stage::Compare);
-  bool RepeatDiffers = !sameBits(FirstOnCpu, AgainOnCpu);
+  bool RepeatDiffers = !sameBits(First, Again);
 
-  if (!writeTrialTensors(Options.Dir, T, "outputs", FirstOnCpu) ||
-      (RepeatDiffers &&
-       !writeTrialTensors(Options.Dir, T, "repeat", AgainOnCpu)))
+  // Written to the host only here (writeTensorFile copies them there).
+  if (!writeTrialTensors(Options.Dir, T, "outputs", First) ||
+      (RepeatDiffers && !writeTrialTensors(Options.Dir, T, "repeat", Again)))
     return ExitError;
   Json Trial;
   Trial["inputs_changed"] = InputsChanged;

@@ -103,7 +103,7 @@ private:
                        std::vector<at::Tensor> &Copies);
   bool repeatOutputs(const py::object &AgainOut, const Json &Outputs,
                      size_t Count, const std::string &Which,
-                     std::vector<at::Tensor> &AgainOnCpu);
+                     std::vector<at::Tensor> &Again);
   bool replayGhost();
 
   CandidateWorker &Worker;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -65,6 +66,18 @@ struct FileCloser {
 };
 
 } // namespace
+
+at::Tensor emptyHostTensor(at::IntArrayRef Sizes, at::ScalarType Type) {
+  at::Tensor T = at::empty(Sizes, at::TensorOptions().dtype(Type));
+  constexpr uintptr_t HugePage = uintptr_t(2) << 20;
+  auto Begin = reinterpret_cast<uintptr_t>(T.data_ptr());
+  uintptr_t First = (Begin + HugePage - 1) & ~(HugePage - 1);
+  uintptr_t Last = (Begin + T.nbytes()) & ~(HugePage - 1);
+  // Advice only: a kernel without huge pages leaves the memory as it was.
+  if (Last > First)
+    ::madvise(reinterpret_cast<void *>(First), Last - First, MADV_HUGEPAGE);
+  return T;
+}
 
 Expected<OpenTensorFile> OpenTensorFile::open(const std::string &Path) {
   int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -167,7 +180,7 @@ Expected<std::vector<at::Tensor>> OpenTensorFile::read(size_t MaxBytes) const {
       if (Total > MaxBytes)
         return Malformed("more than " + std::to_string(MaxBytes) +
                          " bytes of tensors");
-      at::Tensor T = at::empty(Sizes, at::TensorOptions().dtype(*Type));
+      at::Tensor T = emptyHostTensor(Sizes, *Type);
       if (Bytes > 0 && !readAt(Fd, T.data_ptr(), Bytes, Offset))
         return Malformed("short tensor data");
       Tensors.push_back(std::move(T));
@@ -188,9 +201,12 @@ Error writeTensorFile(const std::string &Path,
         return Error::inFile(Path, "cannot save tensors: only dense tensors "
                                    "can be exchanged, not " +
                                        std::string(c10::str(T.layout())));
-      // Lazy conjugate/negative views hold other bytes than their values.
-      Dense.push_back(
-          T.to(at::kCPU).resolve_conj().resolve_neg().contiguous());
+      // Lazy conjugate/negative views hold other bytes than their values;
+      // copy_ writes their values.
+      if (T.is_cpu())
+        Dense.push_back(T.resolve_conj().resolve_neg().contiguous());
+      else
+        Dense.push_back(emptyHostTensor(T.sizes(), T.scalar_type()).copy_(T));
       Entries.push_back(
           Json{{"dtype", c10::toString(T.scalar_type())},
                {"sizes", Dense.back().sizes().vec()},

@@ -88,13 +88,6 @@ Json tensorMeta(const at::Tensor &T) {
   return Meta;
 }
 
-std::vector<at::Tensor> cpuCopies(const std::vector<at::Tensor> &Ts) {
-  std::vector<at::Tensor> Out;
-  for (const at::Tensor &T : Ts)
-    Out.push_back(T.to(at::kCPU, false, true));
-  return Out;
-}
-
 /// The storage byte range of a tensor, for overlap tests.
 std::pair<uintptr_t, uintptr_t> storageRange(const at::Tensor &T) {
   if (!T.defined() || !T.has_storage())

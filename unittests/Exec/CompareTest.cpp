@@ -111,6 +111,13 @@ TEST(CompareTest, TrivialOutputsOnDegenerateTasks) {
   at::Tensor Tiny = at::rand({64}) * 1e-4;
   EXPECT_TRUE(trivialOutputWouldPass({{Tiny}}, defaults()));
   EXPECT_FALSE(trivialOutputWouldPass({{at::randn({64})}}, defaults()));
+  // A reference with a non-finite value anywhere is never trivial (the scan
+  // runs in chunks: the Inf lies past the first ones).
+  at::Tensor TinyInf = at::rand({1 << 18}) * 1e-4;
+  EXPECT_TRUE(trivialOutputWouldPass({{TinyInf}}, defaults()));
+  TinyInf[(1 << 18) - 3] = INFINITY;
+  EXPECT_FALSE(trivialOutputWouldPass({{TinyInf}}, defaults()));
+  EXPECT_FALSE(trivialOutputWouldPass({{TinyInf.to(at::kDouble)}}, defaults()));
   // Scale-aware comparison rejects zeros and a half-size answer there.
   EXPECT_EQ(compareTrial({Tiny}, {at::zeros({64})}, defaults(), false).Result,
             Outcome::Ok);

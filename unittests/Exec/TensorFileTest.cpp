@@ -47,6 +47,20 @@ TEST(TensorFileTest, RoundTripsDtypesShapesAndEmptyTensors) {
   EXPECT_FALSE(readTensorFile(Path + ".missing"));
 }
 
+TEST(TensorFileTest, LargeTensorsRoundTripThroughHugePageBuffers) {
+  // 6 MiB and an odd size: the advised range is the 2 MiB pages inside.
+  at::Tensor Empty = emptyHostTensor({3 << 19}, at::kFloat);
+  EXPECT_EQ(Empty.numel(), 3 << 19);
+  EXPECT_EQ(Empty.scalar_type(), at::kFloat);
+  std::string Path = tempPath("large");
+  std::vector<at::Tensor> Ts = {
+      at::randn({3 << 19}), at::randint(0, 255, {(5 << 20) + 7}, at::kByte)};
+  ASSERT_FALSE(writeTensorFile(Path, Ts));
+  Expected<std::vector<at::Tensor>> Back = readTensorFile(Path);
+  ASSERT_TRUE(Back) << Back.error().message();
+  EXPECT_TRUE(sameBits(Ts, *Back));
+}
+
 TEST(TensorFileTest, NonContiguousTensorsAreSavedByValue) {
   std::string Path = tempPath("strided");
   at::Tensor T = at::randn({4, 6}).t();

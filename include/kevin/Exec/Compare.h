@@ -81,7 +81,8 @@ bool trivialOutputWouldPass(
     const std::vector<std::vector<at::Tensor>> &ReferenceTrials,
     const ToleranceTable &Tolerances);
 
-/// Bitwise equality of two lists of tensors (NaN equals NaN).
+/// Bitwise equality of two lists of tensors (NaN equals NaN); a pair not
+/// both on the CPU is compared on the device that holds one of them.
 bool sameBits(const std::vector<at::Tensor> &A,
               const std::vector<at::Tensor> &B);
 

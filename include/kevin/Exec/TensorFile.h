@@ -55,6 +55,13 @@ private:
 /// reference's are Reference: four times their size, at least 64 MiB.
 size_t outputReadLimit(const std::vector<at::Tensor> &Reference);
 
+/// An uninitialised CPU tensor. From 2 MiB on, its memory is advised to
+/// the kernel as transparent huge pages (MADV_HUGEPAGE, where the kernel
+/// allows it), so that filling it faults once per 2 MiB rather than once
+/// per 4 KiB page: on a virtual machine the faults of one gpu-sized
+/// tensor took seconds, more than the copy itself.
+at::Tensor emptyHostTensor(at::IntArrayRef Sizes, at::ScalarType Type);
+
 /// Writes Tensors (copied to the CPU and made contiguous when they are not)
 /// to Path, through a temporary file renamed into place. Sparse and
 /// quantized tensors are refused.

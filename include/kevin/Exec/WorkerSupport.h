@@ -90,8 +90,6 @@ using PhaseEnd = std::optional<int>;
 
 /// dtype, shape and device of a tensor.
 Json tensorMeta(const at::Tensor &T);
-/// Copies of tensors on the CPU (copies even of CPU tensors).
-std::vector<at::Tensor> cpuCopies(const std::vector<at::Tensor> &Ts);
 
 /// The storage byte range of a tensor, and whether two ranges overlap.
 std::pair<uintptr_t, uintptr_t> storageRange(const at::Tensor &T);
