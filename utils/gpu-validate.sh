@@ -127,11 +127,13 @@ except Exception:
     print("no-record")'
 }
 # judge NAME WANT LINES: compares the outcome of the record appended to
-# cases.jsonl after its first LINES lines with WANT, counts and prints a row.
+# cases.jsonl after its first LINES lines with WANT (alternatives separated by
+# "|"), counts and prints a row.
 judge() {
   local got verdict
   got=$(outcome_since "$OUT/cases.jsonl" "$3")
-  if [ "$got" = "$2" ]; then verdict=PASS; PASS=$((PASS + 1)); else verdict=FAIL; FAIL=$((FAIL + 1)); fi
+  case "|$2|" in *"|$got|"*) verdict=PASS ;; *) verdict=FAIL ;; esac
+  if [ "$verdict" = PASS ]; then PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); fi
   printf '%-28s %-22s %-22s %s\n' "$1" "$2" "$got" "$verdict" | tee -a "$SUMMARY"
 }
 step "cases"
@@ -150,9 +152,11 @@ for CASE in $ORDERED; do
   judge "$NAME" "$WANT" "$LINES"
 done
 # Device-independent failure modes of the CPU suite, judged on the GPU (the
-# pure-PyTorch relu_correct runs no kernel of its own: KEVIN-RT-009).
+# pure-PyTorch relu_correct runs no kernel of its own: KEVIN-RT-009). The
+# pointer-keyed cache is caught either way, as result-caching.test accepts: which
+# trial meets a reused address depends on the allocator's placement.
 [ -n "${CASE_FILTER:-}" ] ||
-for PAIR in relu_correct:no-candidate-kernel relu_segfault:crash relu_pointer_cache:not-input-sensitive relu_mutates_input:input-mutated; do
+for PAIR in relu_correct:no-candidate-kernel relu_segfault:crash 'relu_pointer_cache:not-input-sensitive|mismatch' relu_mutates_input:input-mutated; do
   NAME=${PAIR%%:*}; WANT=${PAIR#*:}
   LINES=$(wc -l < "$OUT/cases.jsonl")
   timeout 120 "$KEVIN_RUN" --device cuda --task "$ROOT/share/kevin/tasks/level1/19_ReLU.py" \
