@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+# busy_host.py - runs a command while every core of the machine is kept busy.
+"""usage: busy_host.py [--per-core N] -- command...
+
+Starts N spinning processes per core (default 2), runs the command, then ends
+the spinners it started, by PID, and exits with the command's status. Used by
+tests of timing that must not mistake a busy host for the candidate's work."""
+import os
+import signal
+import subprocess
+import sys
+
+
+def main(argv):
+    per_core = 2
+    if argv[:1] == ["--per-core"]:
+        per_core, argv = int(argv[1]), argv[2:]
+    if argv[:1] != ["--"] or len(argv) < 2:
+        sys.exit(__doc__)
+    spinners = []
+    for _ in range(per_core * (os.cpu_count() or 1)):
+        pid = os.fork()
+        if pid == 0:
+            while True:
+                pass
+        spinners.append(pid)
+    try:
+        return subprocess.call(argv[1:])
+    finally:
+        for pid in spinners:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
