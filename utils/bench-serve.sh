@@ -16,7 +16,11 @@
 #             POSTed to /v1/evaluate as soon as it listens (cold: the time from
 #             the server's start until the reply), then twice more to the same
 #             server (warm: builds are cache hits, references cached; the
-#             third POST shows whether the second was steady); SIGTERM after.
+#             third POST shows whether the second was steady), then once
+#             more with every candidate's source changed by a comment line
+#             (fresh: the steady state of RL training, where every
+#             candidate is new code, so every build misses the cache while
+#             the references stay cached); SIGTERM after.
 # and prints seconds per candidate (wall / N) for each, the ratios, whether
 # run.correct agrees per candidate between kevin serve and both kevin evals
 # (disagreements listed), the device's floor (the seconds it was held alone)
@@ -119,6 +123,16 @@ for PHASE in ${PHASES//,/ }; do
 import json, os, signal, subprocess, sys, threading, time, urllib.request
 work, command = sys.argv[1], sys.argv[2:]
 batch = open(os.path.join(work, "batch", "batch.jsonl"), "rb").read()
+
+def fresh_sources(body):
+    # A comment line after each candidate's first #include (in its C++ or
+    # CUDA source string): the same kernels, new build-cache keys.
+    out = []
+    for line in body.splitlines():
+        record = json.loads(line)
+        record["code"] = record["code"].replace("#include", "// fresh source\n#include", 1)
+        out.append(json.dumps(record))
+    return ("\n".join(out) + "\n").encode()
 log = open(os.path.join(work, "serve.log"), "w")
 
 def request(url, body=None):
@@ -143,9 +157,9 @@ def copy_log():
 
 threading.Thread(target=copy_log, daemon=True).start()
 try:
-    for name in ("serve-cold", "serve-warm1", "serve-warm2") if url else ():
+    for name in ("serve-cold", "serve-warm1", "serve-warm2", "serve-fresh") if url else ():
         posted = time.monotonic()
-        records = request(url + "/v1/evaluate", batch)
+        records = request(url + "/v1/evaluate", fresh_sources(batch) if name == "serve-fresh" else batch)
         done = time.monotonic()
         open(os.path.join(work, name + ".jsonl"), "wb").write(records)
         result["passes"].append({"name": name, "post_seconds": done - posted,
@@ -202,7 +216,8 @@ rows = [("baseline", "(a) KernelBench protocol, --parallel %s" % parallel),
         ("eval-new", "(b') kevin eval, this tree, cold cache"),
         ("serve-cold", "(c) kevin serve cold, server start included"),
         ("serve-warm1", "(d) kevin serve warm, 2nd POST"),
-        ("serve-warm2", "(d) kevin serve warm, 3rd POST")]
+        ("serve-warm2", "(d) kevin serve warm, 3rd POST"),
+        ("serve-fresh", "(e) kevin serve warm, new sources (4th POST)")]
 per = {key: walls[key] / n for key, _ in rows if key in walls}
 print("batch: %d candidates (%s), device %s, profile %s" % (
     n, ", ".join(sorted({c["task_id"] for c in expected.values()})),
@@ -217,7 +232,8 @@ if serve:
     print("kevin serve: listening %.1f s after its start; exit status %s%s" % (
         serve["listening_seconds"], serve.get("exit_status"), "; ERROR " + serve["error"] if "error" in serve else ""))
 for num, den in (("serve-warm1", "baseline"), ("serve-warm1", "eval-base"), ("serve-warm1", "eval-new"),
-                 ("serve-cold", "baseline"), ("serve-cold", "eval-base"), ("serve-cold", "eval-new")):
+                 ("serve-cold", "baseline"), ("serve-cold", "eval-base"), ("serve-cold", "eval-new"),
+                 ("serve-fresh", "baseline"), ("serve-fresh", "eval-new")):
     if num in per and den in per:
         print("ratio %s / %s = %.3f (%.1fx cheaper)" % (num, den, per[num] / per[den], per[den] / per[num]))
 
@@ -231,7 +247,7 @@ for key, _ in rows:
         print("verdicts %s: %d correct of %d%s; not as intended: %s" % (
             key, sum(correct(key, c) for c in verdicts[key]), len(verdicts[key]),
             "; MISSING %s" % missing if missing else "", off or "none"))
-for left in ("serve-cold", "serve-warm1", "serve-warm2"):
+for left in ("serve-cold", "serve-warm1", "serve-warm2", "serve-fresh"):
     for right in ("eval-base", "eval-new", "baseline"):
         if verdicts[left] and verdicts[right]:
             differ = ["%s (serve %s/%s, %s %s/%s)" % (
@@ -264,13 +280,18 @@ if warm:
                 "%s %.2f" % (k, statistics.mean(field(r, section, "seconds", k) for r in warm.values()
                                                 if isinstance(field(r, section, "seconds", k), (int, float))))
                 for k in keys)))
-    second = verdicts["serve-warm2"]
-    spread = [abs(a - b) / ((a + b) / 2) for a, b in
-              ((field(warm[c], "bench", "speedup"), field(second.get(c, {}), "bench", "speedup")) for c in warm)
-              if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b > 0]
-    if spread:
-        print("timing spread: %d candidates timed in both warm POSTs; median |delta speedup| / mean speedup = %.3f"
-              " (max %.3f)" % (len(spread), statistics.median(spread), max(spread)))
+    for other, what in (("serve-warm2", "both warm POSTs"), ("serve-fresh", "the 2nd and the fresh POST")):
+        second = verdicts[other]
+        spread = [abs(a - b) / ((a + b) / 2) for a, b in
+                  ((field(warm[c], "bench", "speedup"), field(second.get(c, {}), "bench", "speedup")) for c in warm)
+                  if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b > 0]
+        if spread:
+            print("timing spread: %d candidates timed in %s; median |delta speedup| / mean speedup = %.3f"
+                  " (max %.3f)" % (len(spread), what, statistics.median(spread), max(spread)))
+    rejected = {key: sorted(c for c, r in verdicts[key].items() if field(r, "bench", "outcome") == "rejected")
+                for key in ("serve-cold", "serve-warm1", "serve-warm2", "serve-fresh") if verdicts[key]}
+    print("bench rejections (honest candidates are never meant to be): %s" % (
+        "; ".join("%s %s" % (k, v) for k, v in rejected.items() if v) or "none"))
 PY
 tar -czf "$OUT/logs.tar.gz" -C "$WORK" . && [ "$WORK" = "$OUT/work" ] && rm -rf "$WORK"
 exit 0
