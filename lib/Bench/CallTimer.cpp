@@ -100,7 +100,7 @@ Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
                       at::TensorOptions()
                           .dtype(at::kFloat)
                           .device(at::Device(Device)));
-  for (CudaRuntime::Event *E : {&T.Start, &T.EndStream})
+  for (CudaRuntime::Event *E : {&T.Start, &T.EndStream, &T.EndDevice})
     *E = T.Runtime->createEvent();
   // The launch cover: a call's first kernel is launched some tens of
   // microseconds after the flush, more in a slower or busier process. Were
@@ -147,17 +147,12 @@ CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
             .count();
     return S;
   }
-  // The timing stream is done first; what the device-wide synchronize still
-  // waits for after that escaped it. A host delay before the wait ends
-  // (another process on the core) is not on this clock.
-  Runtime->waitFor(EndStream);
-  auto SyncStart = SteadyClock::now();
   if (!Runtime->synchronizeDevice())
     throw std::runtime_error("CUDA error: the device reported an error "
                              "after forward (cudaDeviceSynchronize)");
-  double SyncWaitMs = secondsSince(SyncStart) * 1e3;
+  Runtime->record(EndDevice, Stream);
   S.Ms = Runtime->elapsedMilliseconds(Start, EndStream);
-  S.SyncedMs = S.Ms + SyncWaitMs;
+  S.SyncedMs = Runtime->elapsedMilliseconds(Start, EndDevice);
   S.HostMs = secondsSince(HostStart) * 1e3;
   return S;
 }

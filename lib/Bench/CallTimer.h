@@ -5,14 +5,11 @@
 //
 // A CUDA call is: reset persisting L2, synchronize, flush L2 (write a buffer
 // of twice its size) as many times as the launch cover asks; record Start on
-// the timing stream; forward; record EndStream; thread census; wait for
-// EndStream; synchronize the whole device, timed by the host clock.
-// Start->EndStream is the kernel time (what triton's do_bench measures). The
-// synchronize's own wait, less its calibrated overhead, is work still on the
-// device once the timing stream was done: work that escaped the stream. Only
-// that wait is on the host clock, so a host that is slow to come back (a
-// busy machine) does not look like escaped work. A CPU call is wall clock
-// around forward.
+// the timing stream; forward; record
+// EndStream; thread census; synchronize the whole device; record EndDevice.
+// Start->EndStream is the kernel time (what triton's do_bench measures);
+// Start->EndDevice, less the calibrated synchronize overhead, exposes work
+// that escaped the timing stream. A CPU call is wall clock around forward.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KEVIN_LIB_BENCH_CALLTIMER_H
@@ -40,9 +37,7 @@ class __attribute__((visibility("hidden"))) CallTimer {
 public:
   struct Sample {
     double Ms = 0;       ///< Start -> EndStream (CUDA), wall clock (CPU)
-    /// Ms plus the device-wide synchronize's wait after EndStream (CUDA);
-    /// = Ms on the CPU.
-    double SyncedMs = 0;
+    double SyncedMs = 0; ///< Start -> EndDevice (CUDA); = Ms on the CPU
     double HostMs = 0;   ///< host clock over call + synchronize
     unsigned Threads = 0;
     py::object Out;
@@ -76,7 +71,7 @@ private:
   bool Cuda = false;
   std::optional<CudaRuntime> Runtime;
   CudaRuntime::Stream Stream = nullptr;
-  CudaRuntime::Event Start = nullptr, EndStream = nullptr;
+  CudaRuntime::Event Start = nullptr, EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
   /// Flushes queued ahead of each call (the launch cover).
   unsigned CoverFlushes = 1;

@@ -68,8 +68,6 @@ void CudaRuntime::destroyEvent(Event E) const { EventDestroy(E); }
 
 void CudaRuntime::record(Event E, Stream S) const { EventRecord(E, S); }
 
-void CudaRuntime::waitFor(Event E) const { EventSynchronize(E); }
-
 double CudaRuntime::elapsedMilliseconds(Event Start, Event End) const {
   EventSynchronize(End);
   float Ms = 0;

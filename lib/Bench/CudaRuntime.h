@@ -29,8 +29,6 @@ public:
   Event createEvent() const;
   void destroyEvent(Event E) const;
   void record(Event E, Stream S) const;
-  /// Blocks until the work recorded ahead of E is done.
-  void waitFor(Event E) const;
   /// Waits for the event; the milliseconds from Start to End.
   double elapsedMilliseconds(Event Start, Event End) const;
   /// cudaDeviceSynchronize; false when it reports an error.

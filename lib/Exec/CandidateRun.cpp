@@ -154,6 +154,7 @@ void CandidateRun::start(const JudgeOptions &Options,
   Run.WorkingDirectory = Dir;
   Run.MaxCaptureBytes = 64 * 1024;
   Run.Launcher = Options.Launcher;
+  Run.Niceness = Options.Niceness;
   if (Options.BuildOnly) {
     Run.Stdin = NonceLine;
     Run.TimeoutSeconds = BuildLimit;

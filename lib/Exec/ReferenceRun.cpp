@@ -28,6 +28,7 @@ void ReferenceRun::start(const JudgeOptions &Options,
   Run.Environment = workerEnvironment(Dir, CacheDir);
   Run.WorkingDirectory = Dir;
   Run.Launcher = Options.Launcher;
+  Run.Niceness = Options.Niceness;
   // Its limit, twice the run limit, counts from its seeds: the wait for the
   // device is bounded on its own.
   std::shared_ptr<DeferredInput> Seeds = Seeded;

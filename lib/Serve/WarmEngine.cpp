@@ -9,6 +9,7 @@
 #include "kevin/Serve/WarmEngine.h"
 #include "kevin/Exec/Zygote.h"
 #include "kevin/Support/RecordFields.h"
+#include "kevin/Support/Subprocess.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,6 +18,13 @@
 namespace kevin {
 
 namespace {
+
+/// The nice value of everything the engine runs but does not time: builds,
+/// correctness runs, references' outputs, comparisons. A timing worker on a
+/// core shared with them would otherwise be late back from the device's
+/// synchronize, and kevin-bench would read that lateness as work escaped
+/// from the timing stream.
+constexpr int UntimedNiceness = 10;
 
 /// Path made absolute: workers run in directories of their own.
 std::string absolutePath(const std::string &Path) {
@@ -134,6 +142,7 @@ JudgeOptions WarmEngine::judgeOptions(const std::string &Device,
   J.Device = Device;
   J.BuildOnly = BuildOnly;
   J.Launcher = zygoteLauncher();
+  J.Niceness = UntimedNiceness;
   return J;
 }
 
@@ -248,6 +257,10 @@ WarmEngine::reference(const std::string &TaskPath,
 
 Expected<Json> WarmEngine::run(const std::string &Device,
                                const Json &Record) const {
+  // This thread compares the run's outputs: host work that yields the
+  // cores to timing loops, like the workers'. (The timing workers come from
+  // the zygote, at its nice value, not this thread's.)
+  niceThisThread(UntimedNiceness);
   Candidate C = candidateOf(Record);
   Expected<std::shared_ptr<const PreparedReference>> Ref =
       reference(C.TaskPath, Device);

@@ -19,6 +19,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -429,6 +431,15 @@ std::vector<std::string> currentEnvironment() {
   for (char **E = environ; E && *E; ++E)
     Env.emplace_back(*E);
   return Env;
+}
+
+void niceThisThread(int Niceness) {
+  // PRIO_PROCESS with a thread id names that one thread on Linux.
+  auto Self = static_cast<id_t>(::syscall(SYS_gettid));
+  errno = 0;
+  int Now = ::getpriority(PRIO_PROCESS, Self);
+  if (errno == 0 && Now < Niceness)
+    ::setpriority(PRIO_PROCESS, Self, Niceness);
 }
 
 Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {

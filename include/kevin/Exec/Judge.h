@@ -72,7 +72,12 @@ struct JudgeOptions {
   bool GhostReplay = true;
   /// Bytes of message kept in the record.
   size_t MaxMessageBytes = 2000;
-  bool KeepTemporaries = false;  /// Starts the workers in place of fork and exec (kevin serve's warm
+  bool KeepTemporaries = false;
+  /// Added to the nice value of the workers that are not timed (the
+  /// candidate's and the reference's, compiles included): kevin serve's
+  /// engine yields the cores to kevin-bench's timing loops.
+  int Niceness = 0;
+  /// Starts the workers in place of fork and exec (kevin serve's warm
   /// zygote, kevin/Exec/Zygote.h); empty: a fresh kevin-worker each.
   ChildLauncher Launcher;
 };
