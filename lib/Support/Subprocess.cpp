@@ -10,6 +10,7 @@
 #include "kevin/Support/Subprocess.h"
 #include "kevin/Support/Clock.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -437,9 +438,11 @@ void niceThisThread(int Niceness) {
   // PRIO_PROCESS with a thread id names that one thread on Linux.
   auto Self = static_cast<id_t>(::syscall(SYS_gettid));
   errno = 0;
+  int Base = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::getpid()));
   int Now = ::getpriority(PRIO_PROCESS, Self);
-  if (errno == 0 && Now < Niceness)
-    ::setpriority(PRIO_PROCESS, Self, Niceness);
+  int Wanted = std::min(Base + Niceness, 19);
+  if (errno == 0 && Now < Wanted)
+    ::setpriority(PRIO_PROCESS, Self, Wanted);
 }
 
 Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options) {

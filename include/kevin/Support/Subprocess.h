@@ -95,9 +95,10 @@ Expected<SubprocessResult> runSubprocess(const SubprocessOptions &Options);
 /// The current environment as NAME=VALUE strings.
 std::vector<std::string> currentEnvironment();
 
-/// Raises the calling thread's nice value to at least Niceness (Linux keeps
-/// one per thread; it can be raised, never lowered back, without
-/// privilege). Best effort: a thread left at its priority still works.
+/// Raises the calling thread's nice value to at least Niceness above the
+/// process's (its main thread's), as SubprocessOptions::Niceness does for a
+/// child. Linux keeps one per thread; it can be raised, never lowered back,
+/// without privilege. Best effort: a thread left at its priority still works.
 void niceThisThread(int Niceness);
 
 } // namespace kevin
