@@ -39,6 +39,10 @@ public:
     double Ms = 0;       ///< Start -> EndStream (CUDA), wall clock (CPU)
     double SyncedMs = 0; ///< Start -> EndDevice (CUDA); = Ms on the CPU
     double HostMs = 0;   ///< host clock over call + synchronize
+    /// CoverStart -> Start (CUDA): the launch cover as the device ran it.
+    /// Work launched by forward outside the timing stream can run beside
+    /// the cover, which then takes longer than on its own; 0 on the CPU.
+    double CoverMs = 0;
     unsigned Threads = 0;
     py::object Out;
     std::vector<at::Tensor> Early; ///< copies taken right after return
@@ -71,7 +75,8 @@ private:
   bool Cuda = false;
   std::optional<CudaRuntime> Runtime;
   CudaRuntime::Stream Stream = nullptr;
-  CudaRuntime::Event Start = nullptr, EndStream = nullptr, EndDevice = nullptr;
+  CudaRuntime::Event CoverStart = nullptr, Start = nullptr,
+                     EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
   /// Flushes queued ahead of each call (the launch cover).
   unsigned CoverFlushes = 1;

@@ -144,4 +144,27 @@ bool medianExcessExceeds(const std::vector<double> &Timed,
   return summarize(std::move(Excess)).Median > Limit;
 }
 
+EscapeCheck checkEscape(const std::vector<double> &Ms,
+                        std::vector<double> Synced,
+                        const std::vector<double> &Cover, double SyncOverhead,
+                        double CoverBaseline) {
+  EscapeCheck C;
+  C.Ms = Ms;
+  if (Ms.empty() || Synced.size() != Ms.size())
+    return C;
+  if (Cover.size() == Synced.size()) {
+    std::vector<double> Excess;
+    for (size_t I = 0; I < Synced.size(); ++I) {
+      Excess.push_back(std::max(0.0, Cover[I] - CoverBaseline));
+      Synced[I] += Excess.back();
+    }
+    C.CoverExcessMs = summarize(std::move(Excess)).Median;
+  }
+  C.Escaped = medianExcessExceeds(Ms, Synced, SyncOverhead, 0.5, 0.02);
+  if (C.Escaped)
+    for (size_t I = 0; I < Ms.size(); ++I)
+      C.Ms[I] = std::max(Ms[I], Synced[I] - SyncOverhead);
+  return C;
+}
+
 } // namespace kevin

@@ -69,27 +69,30 @@ unsigned warmUp(CallTimer &Timer, const py::object &Model,
   return Warmups;
 }
 
-/// Out's sync_overhead_ms and host_overhead_ms: on CUDA, the medians over
-/// empty calls of what the device-wide synchronize and the host clock add to
-/// the stream's events; 0 on the CPU.
+/// Out's sync_overhead_ms, host_overhead_ms and cover_baseline_ms: on CUDA,
+/// the medians over empty calls of what the device-wide synchronize and the
+/// host clock add to the stream's events, and of the launch cover's time;
+/// 0 on the CPU.
 void calibrateOverheads(CallTimer &Timer, py::module_ &Prelude, Json &Out) {
   if (!Timer.cuda()) {
     Out["sync_overhead_ms"] = 0.0;
     Out["host_overhead_ms"] = 0.0;
+    Out["cover_baseline_ms"] = 0.0;
     return;
   }
-  std::vector<double> Overhead;
+  std::vector<double> Overhead, HostOverhead, Cover;
   py::object Noop = Prelude.attr("noop");
-  std::vector<double> HostOverhead;
   py::list NoArgs;
   for (int I = 0; I < 21; ++I) {
     CallTimer::Sample S = Timer.call(Noop, NoArgs, false);
     Overhead.push_back(S.SyncedMs - S.Ms);
     HostOverhead.push_back(S.HostMs - S.SyncedMs);
+    Cover.push_back(S.CoverMs);
   }
   Out["sync_overhead_ms"] = summarize(Overhead).Median;
   // The host clock also sees the queued flush: calibrated away likewise.
   Out["host_overhead_ms"] = summarize(HostOverhead).Median;
+  Out["cover_baseline_ms"] = summarize(Cover).Median;
 }
 
 /// What a timing round calls: the model and the input pool, and whatever
@@ -119,9 +122,11 @@ Placement freshPlacement(py::module_ &Prelude, const Placement &First,
   return P;
 }
 
-/// One round's timed calls, as the three clocks saw them.
+/// One round's timed calls, as the three clocks saw them, and each call's
+/// launch cover.
 struct RoundSamples {
-  Json Ms = Json::array(), Synced = Json::array(), Host = Json::array();
+  Json Ms = Json::array(), Synced = Json::array(), Host = Json::array(),
+       Cover = Json::array();
   std::vector<double> Samples;
 };
 
@@ -167,6 +172,7 @@ RoundSamples timeRound(CallTimer &Timer, const Placement &P,
     R.Ms.push_back(S.Ms);
     R.Synced.push_back(S.SyncedMs);
     R.Host.push_back(S.HostMs);
+    R.Cover.push_back(S.CoverMs);
     // A loop the budget cannot end (audits pending past MaxTrials) ends here.
     if (R.Samples.size() >= 4 * Plan.Rule.MaxTrials)
       break;
@@ -209,6 +215,7 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Out["ms"] = Rounds[Kept].Ms;
   Out["synced_ms"] = Rounds[Kept].Synced;
   Out["host_ms"] = Rounds[Kept].Host;
+  Out["cover_ms"] = Rounds[Kept].Cover;
   Out["rounds_ms"] = Medians;
   Out["audit_ms"] = State.AuditTimes;
   Out["audit_late_writes"] = State.AuditLate;

@@ -39,27 +39,29 @@ struct SideTiming {
   TimingSummary Summary;
   bool Escaped = false;
   bool ClocksDisagree = false;
+  double CoverExcessMs = 0; ///< median time the launch cover ran long
 };
 
-/// Applies the escape check to a worker's samples: Start->EndStream is the
-/// time unless the device-wide synchronize (less its calibrated overhead)
-/// saw clearly more work, in which case that is the time.
+/// Applies the escape check (checkEscape) to a worker's samples, and
+/// compares the host clock with the synchronized events.
 SideTiming readTiming(const Json &Timing, bool Cuda) {
   SideTiming S;
   std::vector<double> Ms = numbers(Timing, "ms");
-  std::vector<double> Synced = numbers(Timing, "synced_ms");
-  std::vector<double> Host = numbers(Timing, "host_ms");
-  double Overhead = Timing.value("sync_overhead_ms", 0.0);
   S.Ms = Ms;
-  if (Cuda && Synced.size() == Ms.size() && !Ms.empty()) {
-    S.Escaped = medianExcessExceeds(Ms, Synced, Overhead, 0.5, 0.02);
-    if (S.Escaped)
-      for (size_t I = 0; I < Ms.size(); ++I)
-        S.Ms[I] = std::max(Ms[I], Synced[I] - Overhead);
+  if (Cuda) {
+    std::vector<double> Synced = numbers(Timing, "synced_ms");
+    EscapeCheck C =
+        checkEscape(Ms, Synced, numbers(Timing, "cover_ms"),
+                    Timing.value("sync_overhead_ms", 0.0),
+                    Timing.value("cover_baseline_ms", 0.0));
+    S.Ms = C.Ms;
+    S.Escaped = C.Escaped;
+    S.CoverExcessMs = C.CoverExcessMs;
     // The host clock spans the queued flush, forward and the synchronize;
     // less its calibrated share it should match the synchronized events.
     S.ClocksDisagree = medianExcessExceeds(
-        Synced, Host, Timing.value("host_overhead_ms", 0.0), 0.5, 0.05);
+        Synced, numbers(Timing, "host_ms"),
+        Timing.value("host_overhead_ms", 0.0), 0.5, 0.05);
   }
   S.Summary = summarize(S.Ms);
   return S;
@@ -267,6 +269,7 @@ void Benchmarker::CandidateRun::judgeTiming(ReferenceRun &Ref,
   B["pool_size"] = Ref.Report.value("pool", Options.PoolSize);
   B["audits"] = Audits;
   B["sync_overhead_ms"] = Timing.value("sync_overhead_ms", 0.0);
+  B["cover_excess_ms"] = Cand.CoverExcessMs;
   Json Env = Ref.Report.value("environment", Json::object());
   for (auto It = B["environment"].begin(); It != B["environment"].end(); ++It)
     Env[It.key()] = It.value();

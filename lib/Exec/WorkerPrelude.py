@@ -177,15 +177,18 @@ _timing_stream = None
 
 
 def use_timing_stream(device):
-    """Makes a fresh non-default stream current on the device (kevin times
-    on it, so work launched elsewhere escapes the events and is caught by the
-    device-wide synchronize); returns its cudaStream_t as an integer."""
+    """Makes the device's legacy default stream current and returns its
+    cudaStream_t as an integer (0). kevin times on it: kernels launched with
+    no stream argument run there, as do those on the current stream, while
+    work on a stream made with cudaStreamNonBlocking (torch.cuda.Stream, the
+    pool's streams) escapes the events and is caught by the device-wide
+    synchronize and the launch cover's time."""
     global _timing_stream
     index = torch.device(device).index
     if index is None:
         index = torch.cuda.current_device()
     torch.cuda.set_device(index)
-    _timing_stream = torch.cuda.Stream(device=index)
+    _timing_stream = torch.cuda.default_stream(index)
     torch.cuda.set_stream(_timing_stream)
     return int(_timing_stream.cuda_stream)
 

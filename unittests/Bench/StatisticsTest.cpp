@@ -84,6 +84,35 @@ TEST(StatisticsTest, ExcessBeyondOverheadIsAnEscape) {
   EXPECT_FALSE(medianExcessExceeds({}, {}, 0, 0.5, 0.02));
 }
 
+TEST(StatisticsTest, EscapeCheckCountsTheCoverRunningLong) {
+  // A side-stream kernel of 0.25 ms launched during the 1 ms launch cover
+  // ends before Start: the events and the synchronize see nothing, the
+  // cover took 0.25 ms longer than its baseline.
+  std::vector<double> Ms(9, 0.003), Synced(9, 0.013), Cover(9, 1.25);
+  EscapeCheck Hidden = checkEscape(Ms, Synced, Cover, 0.010, 1.0);
+  EXPECT_TRUE(Hidden.Escaped);
+  EXPECT_NEAR(Hidden.CoverExcessMs, 0.25, 1e-9);
+  EXPECT_NEAR(Hidden.Ms[0], 0.253, 1e-9); // the synchronized time
+  // Without the cover's times the same samples pass: the hole it closes.
+  EXPECT_FALSE(checkEscape(Ms, Synced, {}, 0.010, 1.0).Escaped);
+  // An honest kernel: the cover at its baseline, give or take jitter that
+  // the median absorbs; a cover shorter than the baseline adds nothing.
+  std::vector<double> Honest(9, 0.400), HonestSynced(9, 0.410);
+  std::vector<double> Jitter = {1.0, 0.99, 1.01, 1.3, 1.0, 0.98, 1.0, 1.02,
+                                0.97};
+  EscapeCheck Clean = checkEscape(Honest, HonestSynced, Jitter, 0.010, 1.0);
+  EXPECT_FALSE(Clean.Escaped);
+  EXPECT_EQ(Clean.Ms, Honest);
+  EXPECT_NEAR(Clean.CoverExcessMs, 0.0, 1e-9);
+  // Escaped work after Start, as before: the synchronize sees it.
+  EscapeCheck Late =
+      checkEscape(Honest, std::vector<double>(9, 1.410), Jitter, 0.010, 1.0);
+  EXPECT_TRUE(Late.Escaped);
+  EXPECT_NEAR(Late.Ms[0], 1.400, 1e-9);
+  // Malformed samples (sizes that disagree) are left as they are.
+  EXPECT_FALSE(checkEscape(Ms, {0.5}, Cover, 0.0, 0.0).Escaped);
+}
+
 TEST(StatisticsTest, TimingRoundsSettleOnTwoThatAgree) {
   TimingRounds Rounds; // up to 3, within 1%
   EXPECT_FALSE(Rounds.settled({}));

@@ -87,6 +87,25 @@ bool medianExcessExceeds(const std::vector<double> &Timed,
                          const std::vector<double> &Wider, double Overhead,
                          double Fraction, double Slack);
 
+/// One side's CUDA samples after the escape check.
+struct EscapeCheck {
+  std::vector<double> Ms; ///< the times used: the synchronized ones if escaped
+  bool Escaped = false;
+  double CoverExcessMs = 0; ///< median time the launch cover ran long
+};
+
+/// The escape check of CUDA samples: Ms (Start -> EndStream) is the time
+/// unless Synced (Start -> EndDevice) less SyncOverhead is clearly more
+/// (medianExcessExceeds with half of Ms and 20 us). Work that escaped the
+/// timing stream can run beside the launch cover, before Start, and end
+/// there: each call's cover time beyond CoverBaseline (its median over
+/// empty calls) counts as seen by the synchronize. Cover may be empty (no
+/// cover times); sizes that disagree with Ms skip the check.
+EscapeCheck checkEscape(const std::vector<double> &Ms,
+                        std::vector<double> Synced,
+                        const std::vector<double> &Cover, double SyncOverhead,
+                        double CoverBaseline);
+
 } // namespace kevin
 
 #endif // KEVIN_BENCH_STATISTICS_H
