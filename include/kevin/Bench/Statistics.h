@@ -99,7 +99,7 @@ struct EscapeCheck {
 /// (medianExcessExceeds with half of Ms and 20 us). Work that escaped the
 /// timing stream can run beside the launch cover, before Start, and end
 /// there: each call's cover time beyond CoverBaseline (its median over
-/// empty calls) counts as seen by the synchronize. Cover may be empty (no
+/// empty calls) and 3% of it counts as seen by the synchronize. Cover may be empty (no
 /// cover times); sizes that disagree with Ms skip the check.
 EscapeCheck checkEscape(const std::vector<double> &Ms,
                         std::vector<double> Synced,
