@@ -89,13 +89,22 @@ WarmEngine::start(WarmEngineOptions Options) {
   if (Error E = Engine->Tools.verify(Needed))
     return E;
   if (Engine->Options.UseZygote) {
-    Expected<std::unique_ptr<Zygote>> Started = Zygote::start(
-        Engine->Options.Judge.WorkerPath, Engine->Options.Judge.CacheDir);
+    Engine->ZygoteStarter = std::make_unique<TaskThread>();
+    Expected<std::unique_ptr<Zygote>> Started = Engine->startZygote();
     if (!Started)
       return Started.error();
     Engine->Warm = std::move(*Started);
   }
   return Engine;
+}
+
+Expected<std::unique_ptr<Zygote>> WarmEngine::startZygote() const {
+  std::optional<Expected<std::unique_ptr<Zygote>>> Started;
+  ZygoteStarter->run([&] {
+    Started.emplace(
+        Zygote::start(Options.Judge.WorkerPath, Options.Judge.CacheDir));
+  });
+  return std::move(*Started);
 }
 
 Expected<LaunchedChild> WarmEngine::launch(const SubprocessOptions &Run,
@@ -111,8 +120,7 @@ Expected<LaunchedChild> WarmEngine::launch(const SubprocessOptions &Run,
       std::lock_guard<std::mutex> Hold(ZygoteGuard);
       if (!Warm || !Warm->alive() || (Failed && Warm.get() == Failed)) {
         Warm.reset();
-        Expected<std::unique_ptr<Zygote>> Started =
-            Zygote::start(Options.Judge.WorkerPath, Options.Judge.CacheDir);
+        Expected<std::unique_ptr<Zygote>> Started = startZygote();
         if (!Started)
           return Started.error();
         Warm = std::move(*Started);
@@ -259,7 +267,7 @@ Expected<Json> WarmEngine::run(const std::string &Device,
                                const Json &Record) const {
   // This thread compares the run's outputs: host work that yields the
   // cores to timing loops, like the workers'. (The timing workers come from
-  // the zygote, at its nice value, not this thread's.)
+  // the zygote, at its nice value, not this thread's: startZygote.)
   niceThisThread(UntimedNiceness);
   Candidate C = candidateOf(Record);
   Expected<std::shared_ptr<const PreparedReference>> Ref =

@@ -27,6 +27,7 @@
 #include "kevin/Bench/Benchmark.h"
 #include "kevin/Exec/Judge.h"
 #include "kevin/Rollout/StageScheduler.h"
+#include "kevin/Support/TaskThread.h"
 
 #include <map>
 #include <memory>
@@ -105,6 +106,8 @@ public:
 
 private:
   explicit WarmEngine(WarmEngineOptions Options);
+  /// A zygote, started on ZygoteStarter.
+  Expected<std::unique_ptr<Zygote>> startZygote() const;
   /// The zygote's launcher, starting a new zygote when the last one died.
   Expected<LaunchedChild> launch(const SubprocessOptions &Run, int In, int Out,
                                  int Err) const;
@@ -126,6 +129,10 @@ private:
     size_t Bytes = 0;
     uint64_t LastUse = 0;
   };
+  /// Starts the zygotes: at the engine's own nice value, though the request
+  /// threads that find one dead run niced (run), as the zygote forks the
+  /// timing workers at its own.
+  std::unique_ptr<TaskThread> ZygoteStarter;
   mutable std::mutex ZygoteGuard;
   mutable std::unique_ptr<Zygote> Warm;
   mutable unsigned ZygoteRestarts = 0;

@@ -2,8 +2,8 @@
 """Starts kevin-serve on 127.0.0.1 and, while requests are in flight, kills
 (SIGKILL, by PID) a candidate's worker, a reference worker and the zygote
 itself, each found among the server's descendants by its working directory
-or its command line. Prints each sample's outcome and what the server says
-afterwards; stops the server with SIGTERM.
+or its command line. Prints each sample's outcome, what the server says
+afterwards and the new zygote's nice value; stops the server with SIGTERM.
 
 usage: kill_workers.py SHARE_DIR TASKS_DIR LOG
 (TASKS_DIR holds level1/19_ReLU and a level1/21_Sigmoid whose reference is
@@ -68,6 +68,11 @@ def find(pid, predicate, seconds=120):
     return None
 
 
+def nice(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[16])
+
+
 def cwd_has(text):
     return lambda child: text in os.readlink(f"/proc/{child}/cwd")
 
@@ -125,6 +130,10 @@ def main():
         os.kill(zygote, signal.SIGKILL)
         print("after zygote", evaluate(url, [good])[0]["outcome"],
               health(url)["workers_alive"]["zygote_restarts"])
+        # The zygote forks the timing workers: its replacement runs at the
+        # server's nice value, not at a niced request thread's.
+        replacement = find(proc.pid, lambda child: child != zygote and is_zygote(child))
+        print("new zygote nice above the server's:", nice(replacement) - nice(proc.pid))
     finally:
         proc.send_signal(signal.SIGTERM)
         print("exit", proc.wait(300))
