@@ -10,6 +10,7 @@
 #include "kevin/Exec/Zygote.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/Subprocess.h"
+#include "kevin/Support/TaskThread.h"
 
 #include <algorithm>
 #include <filesystem>

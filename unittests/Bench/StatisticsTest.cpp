@@ -109,13 +109,17 @@ TEST(StatisticsTest, EscapeCheckCountsTheCoverRunningLong) {
       checkEscape(Honest, std::vector<double>(9, 1.410), Jitter, 0.010, 1.0);
   EXPECT_TRUE(Late.Escaped);
   EXPECT_NEAR(Late.Ms[0], 1.400, 1e-9);
-  // A tiny honest kernel, the cover 2% long on every call: within the
-  // allowance, where the bare excess would pass the 20 us slack.
+  // A tiny honest kernel, the cover 2.5% long on every call: within the
+  // allowance, where the bare excess (0.025 ms) would exceed the 20 us slack.
   EscapeCheck Tiny = checkEscape(std::vector<double>(9, 0.005),
                                  std::vector<double>(9, 0.015),
-                                 std::vector<double>(9, 1.02), 0.010, 1.0);
+                                 std::vector<double>(9, 1.025), 0.010, 1.0);
   EXPECT_FALSE(Tiny.Escaped);
   EXPECT_NEAR(Tiny.CoverExcessMs, 0.0, 1e-9);
+  // Cover times of another size: only the cover's part is skipped.
+  EXPECT_FALSE(checkEscape(Ms, Synced, {1.25}, 0.010, 1.0).Escaped);
+  EXPECT_TRUE(checkEscape(Ms, std::vector<double>(9, 1.0), {1.25}, 0.010, 1.0)
+                  .Escaped);
   // Malformed samples (sizes that disagree) are left as they are.
   EXPECT_FALSE(checkEscape(Ms, {0.5}, Cover, 0.0, 0.0).Escaped);
 }

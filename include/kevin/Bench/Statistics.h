@@ -87,6 +87,10 @@ bool medianExcessExceeds(const std::vector<double> &Timed,
                          const std::vector<double> &Wider, double Overhead,
                          double Fraction, double Slack);
 
+/// The share of the launch cover's calibrated time by which it may run long
+/// beside honest kernels before the rest counts as escaped work.
+constexpr double CoverAllowance = 0.03;
+
 /// One side's CUDA samples after the escape check.
 struct EscapeCheck {
   std::vector<double> Ms; ///< the times used: the synchronized ones if escaped
@@ -99,8 +103,9 @@ struct EscapeCheck {
 /// (medianExcessExceeds with half of Ms and 20 us). Work that escaped the
 /// timing stream can run beside the launch cover, before Start, and end
 /// there: each call's cover time beyond CoverBaseline (its median over
-/// empty calls) and 3% of it counts as seen by the synchronize. Cover may be empty (no
-/// cover times); sizes that disagree with Ms skip the check.
+/// empty calls) and CoverAllowance of it counts as seen by the synchronize.
+/// Synced of another size than Ms skips the check; Cover of another size
+/// (none, on the CPU) skips only the cover's part.
 EscapeCheck checkEscape(const std::vector<double> &Ms,
                         std::vector<double> Synced,
                         const std::vector<double> &Cover, double SyncOverhead,

@@ -27,7 +27,6 @@
 #include "kevin/Bench/Benchmark.h"
 #include "kevin/Exec/Judge.h"
 #include "kevin/Rollout/StageScheduler.h"
-#include "kevin/Support/TaskThread.h"
 
 #include <map>
 #include <memory>
@@ -38,6 +37,7 @@
 
 namespace kevin {
 
+class TaskThread;
 class Zygote;
 
 /// An eighth of the machine's memory, at least 2 GiB and at most 16 GiB: a

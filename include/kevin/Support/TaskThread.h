@@ -29,7 +29,7 @@ public:
   TaskThread &operator=(const TaskThread &) = delete;
 
   /// Runs Task on the thread and waits for it to end; rethrows what it
-  /// threw.
+  /// threw. Not from a task: it would wait for itself.
   void run(std::function<void()> Task);
 
 private:

@@ -41,8 +41,7 @@ def descendants(pid):
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+                parents[int(entry)] = parent_of(entry)
             except OSError:
                 pass
     found, todo = [], [pid]
@@ -68,9 +67,18 @@ def find(pid, predicate, seconds=120):
     return None
 
 
-def nice(pid):
+def stat_fields(pid):
+    """/proc/PID/stat's fields after the command name (state first)."""
     with open(f"/proc/{pid}/stat") as stat:
-        return int(stat.read().rsplit(")", 1)[1].split()[16])
+        return stat.read().rsplit(")", 1)[1].split()
+
+
+def parent_of(pid):
+    return int(stat_fields(pid)[1])
+
+
+def nice(pid):
+    return int(stat_fields(pid)[16])
 
 
 def cwd_has(text):
@@ -132,8 +140,11 @@ def main():
               health(url)["workers_alive"]["zygote_restarts"])
         # The zygote forks the timing workers: its replacement runs at the
         # server's nice value, not at a niced request thread's.
-        replacement = find(proc.pid, lambda child: child != zygote and is_zygote(child))
-        print("new zygote nice above the server's:", nice(replacement) - nice(proc.pid))
+        # (the server's own child: a worker it forks starts as its copy)
+        replacement = find(proc.pid, lambda child: child != zygote and
+                           parent_of(child) == proc.pid and is_zygote(child))
+        print("new zygote nice above the server's:",
+              nice(replacement) - nice(proc.pid) if replacement else "no new zygote")
     finally:
         proc.send_signal(signal.SIGTERM)
         print("exit", proc.wait(300))
