@@ -155,7 +155,7 @@ PhaseEnd CandidateSession::prepare() {
     progress(Report.ProgressFd, protocol::ImportAfterTask);
     Expected<Json> Early = readTaskFromStdin();
     if (!Early) {
-      std::cerr << "kevin-worker: error: " << Early.error().message() << "\n";
+      std::cerr << "kevin-worker: " << diagnosticLine(Early.error()) << "\n";
       return ExitError;
     }
     TaskFirst = std::move(*Early);
@@ -221,7 +221,7 @@ PhaseEnd CandidateSession::receiveTask() {
   Expected<Json> TaskOrError =
       TaskFirst ? Expected<Json>(std::move(*TaskFirst)) : readTaskFromStdin();
   if (!TaskOrError) {
-    std::cerr << "kevin-worker: error: " << TaskOrError.error().message()
+    std::cerr << "kevin-worker: " << diagnosticLine(TaskOrError.error())
               << "\n";
     return ExitError;
   }

@@ -63,7 +63,7 @@ readTrialTensors(const std::string &Dir, unsigned T, const char *Kind) {
   Expected<std::vector<at::Tensor>> Tensors =
       readTensorFile(protocol::trialFile(Dir, T, Kind));
   if (!Tensors) {
-    std::cerr << "kevin-worker: error: " << Tensors.error().message() << "\n";
+    std::cerr << "kevin-worker: " << diagnosticLine(Tensors.error()) << "\n";
     return std::nullopt;
   }
   return std::move(*Tensors);
@@ -73,7 +73,7 @@ bool writeTrialTensors(const std::string &Dir, unsigned T, const char *Kind,
                        const std::vector<at::Tensor> &Tensors) {
   Error E = writeTensorFile(protocol::trialFile(Dir, T, Kind), Tensors);
   if (E)
-    std::cerr << "kevin-worker: error: " << E.message() << "\n";
+    std::cerr << "kevin-worker: " << diagnosticLine(E) << "\n"; // names the file
   return !E;
 }
 

@@ -1,6 +1,7 @@
 //===-- TensorFileTest.cpp - tests for kevin/Exec/TensorFile.h ------------===//
 #include "kevin/Exec/Compare.h"
 #include "kevin/Exec/TensorFile.h"
+#include "kevin/Exec/WorkerSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -153,6 +154,19 @@ TEST(TensorFileTest, OpenFilesAreReadAfterTheirNameIsGone) {
   ASSERT_FALSE(Missing);
   EXPECT_NE(Missing.error().message().find("cannot open tensor file"),
             std::string::npos);
+}
+
+TEST(TensorFileTest, TheWorkersReportOfAFailedWriteNamesTheFile) {
+  // Under a full disk the record's message is all a user has to go on.
+  std::string Dir = tempPath("no-such-dir");
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(
+      worker::writeTrialTensors(Dir, 0, "outputs", {at::zeros({2})}));
+  std::string Said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Said.rfind("kevin-worker: " + Dir + "/", 0), 0u) << Said;
+  EXPECT_NE(Said.find(": error: cannot write tensor file: No such file"),
+            std::string::npos)
+      << Said;
 }
 
 TEST(TensorFileTest, AFailedWriteSaysWhy) {
