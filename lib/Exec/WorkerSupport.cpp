@@ -73,7 +73,7 @@ bool writeTrialTensors(const std::string &Dir, unsigned T, const char *Kind,
                        const std::vector<at::Tensor> &Tensors) {
   Error E = writeTensorFile(protocol::trialFile(Dir, T, Kind), Tensors);
   if (E)
-    std::cerr << "kevin-worker: " << diagnosticLine(E) << "\n"; // names the file
+    std::cerr << "kevin-worker: " << diagnosticLine(E) << "\n";
   return !E;
 }
 
