@@ -35,10 +35,13 @@
 # summarises what $WORK holds. On CUDA every kevin runs with --no-check (the
 # GPU machine has no Clang); on the CPU kevin-check runs on both sides.
 # Knobs: KEVIN_TASK_PROFILE (default gpu on CUDA, small on the CPU),
-# DEVICE_JOBS (--device-jobs of kevin eval and kevin-serve, both with -j
-# $(nproc); default on CUDA: kevin's own, one per core from 4 to 16; 1 on
-# the CPU),
-# EVAL_ARGS (both kevin evals), SERVE_ARGS (kevin-serve), BENCH_SERVE_CACHE
+# DEVICE_JOBS (--device-jobs of kevin eval and kevin-serve; default on
+# CUDA: kevin's own, one per core from 4 to 16; 1 on the CPU),
+# JOBS (-j of kevin eval and kevin-serve; default: kevin's own, half the
+# cores), EVAL_ARGS (both kevin evals), SERVE_ARGS (kevin-serve), SERVE_TAG
+# (the serve phase's files are serve$SERVE_TAG*, so a second serve phase
+# with other SERVE_ARGS, e.g. SERVE_TAG=-j16 SERVE_ARGS='-j 16', is
+# summarised beside the first), BENCH_SERVE_CACHE
 # (the build caches, default $TMPDIR/kevin-bench-serve-cache), KEVIN_TMPDIR
 # (kevin's work directories; default /dev/shm when it has 48 GiB free, else
 # $TMPDIR).
@@ -97,7 +100,7 @@ echo "$KEVIN_TMPDIR" > "$WORK/tmpdir.txt"
 run_eval() { # name bin-dir: kevin eval over the batch from an empty build cache
   rm -rf "${CACHE:?}/$1" "$WORK/$1.jsonl"
   TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/$1 timed "$1" "$2/kevin" eval "${CHECK_ARGS[@]}" --no-report \
-    --tasks "$TASKS" --solutions "$WORK/batch/solutions" --device "$DEVICE" -j "$(nproc)" \
+    --tasks "$TASKS" --solutions "$WORK/batch/solutions" --device "$DEVICE" ${JOBS:+-j "$JOBS"} \
     ${DEVICE_JOBS:+--device-jobs "$DEVICE_JOBS"} ${EVAL_ARGS:-} -o "$WORK/$1.jsonl" > "$WORK/$1.log" 2>&1
 }
 
@@ -115,13 +118,14 @@ for PHASE in ${PHASES//,/ }; do
     base) run_eval eval-base "${BASE_BIN:?set BASE_BIN to the bin directory of the previous release}" ;;
     eval) run_eval eval-new "$BIN" ;;
     serve)
-      rm -rf "${CACHE:?}/serve"
-      TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/serve "$PYTHON" - "$WORK" "$BIN/kevin-serve" --tasks "$TASKS" \
-        --device "$DEVICE" --host 127.0.0.1 --port 0 -j "$(nproc)" ${DEVICE_JOBS:+--device-jobs "$DEVICE_JOBS"} \
+      rm -rf "${CACHE:?}/serve${SERVE_TAG:-}"
+      TMPDIR=$KEVIN_TMPDIR KEVIN_CACHE_DIR=$CACHE/serve${SERVE_TAG:-} "$PYTHON" - "$WORK" "serve${SERVE_TAG:-}" \
+        "$BIN/kevin-serve" --tasks "$TASKS" --device "$DEVICE" --host 127.0.0.1 --port 0 ${JOBS:+-j "$JOBS"} \
+        ${DEVICE_JOBS:+--device-jobs "$DEVICE_JOBS"} \
         "${CHECK_ARGS[@]}" ${SERVE_ARGS:-} <<'PY'
-# The serve phase: start the server, POST the batch three times, stop it.
+# The serve phase: start the server, POST the batch four times, stop it.
 import json, os, signal, subprocess, sys, threading, time, urllib.request
-work, command = sys.argv[1], sys.argv[2:]
+work, tag, command = sys.argv[1], sys.argv[2], sys.argv[3:]
 batch = open(os.path.join(work, "batch", "batch.jsonl"), "rb").read()
 
 def fresh_sources(body):
@@ -133,7 +137,7 @@ def fresh_sources(body):
         record["code"] = record["code"].replace("#include", "// fresh source\n#include", 1)
         out.append(json.dumps(record))
     return ("\n".join(out) + "\n").encode()
-log = open(os.path.join(work, "serve.log"), "w")
+log = open(os.path.join(work, tag + ".log"), "w")
 
 def request(url, body=None):
     req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/x-ndjson"})
@@ -157,13 +161,14 @@ def copy_log():
 
 threading.Thread(target=copy_log, daemon=True).start()
 try:
-    for name in ("serve-cold", "serve-warm1", "serve-warm2", "serve-fresh") if url else ():
+    for kind in ("cold", "warm1", "warm2", "fresh") if url else ():
+        name = tag + "-" + kind
         posted = time.monotonic()
-        records = request(url + "/v1/evaluate", fresh_sources(batch) if name == "serve-fresh" else batch)
+        records = request(url + "/v1/evaluate", fresh_sources(batch) if kind == "fresh" else batch)
         done = time.monotonic()
         open(os.path.join(work, name + ".jsonl"), "wb").write(records)
         result["passes"].append({"name": name, "post_seconds": done - posted,
-                                 "seconds": done - (start if name == "serve-cold" else posted),
+                                 "seconds": done - (start if kind == "cold" else posted),
                                  "healthz": json.loads(request(url + "/healthz"))})
 except Exception as error:  # reported in the summary; the server is stopped all the same
     result["error"] = repr(error)
@@ -173,8 +178,8 @@ try:
 except subprocess.TimeoutExpired:
     server.kill()
     result["exit_status"] = "killed: no exit 300 s after SIGTERM"
-json.dump(result, open(os.path.join(work, "serve.json"), "w"), indent=1)
-print("serve: listening after %.1f s; %s; exit %s" % (result["listening_seconds"], ", ".join(
+json.dump(result, open(os.path.join(work, tag + ".json"), "w"), indent=1)
+print(tag + ": listening after %.1f s; %s; exit %s" % (result["listening_seconds"], ", ".join(
     "%s %.1f s" % (p["name"], p["seconds"]) for p in result["passes"]) or "no pass", result["exit_status"]))
 PY
       ;;
@@ -208,16 +213,22 @@ def field(record, *path):
 walls = {}
 if os.path.exists(os.path.join(work, "walls.txt")):
     walls = {l.split()[0]: float(l.split()[1]) / 1000 for l in open(os.path.join(work, "walls.txt"))}
-serve = json.load(open(os.path.join(work, "serve.json"))) if os.path.exists(os.path.join(work, "serve.json")) else {}
-for p in serve.get("passes", []):
-    walls[p["name"]] = p["seconds"]
+# One serve phase per tag: serve.json, serve-j16.json, ...
+serves = {}
+for name in sorted(os.listdir(work)):
+    if name.startswith("serve") and name.endswith(".json"):
+        serves[name[:-len(".json")]] = json.load(open(os.path.join(work, name)))
+for serve in serves.values():
+    for p in serve.get("passes", []):
+        walls[p["name"]] = p["seconds"]
 rows = [("baseline", "(a) KernelBench protocol, --parallel %s" % parallel),
         ("eval-base", "(b) kevin eval, previous release, cold cache"),
-        ("eval-new", "(b') kevin eval, this tree, cold cache"),
-        ("serve-cold", "(c) kevin serve cold, server start included"),
-        ("serve-warm1", "(d) kevin serve warm, 2nd POST"),
-        ("serve-warm2", "(d) kevin serve warm, 3rd POST"),
-        ("serve-fresh", "(e) kevin serve warm, new sources (4th POST)")]
+        ("eval-new", "(b') kevin eval, this tree, cold cache")]
+for tag in serves:
+    rows += [(tag + "-cold", "(c) %s cold, server start included" % tag),
+             (tag + "-warm1", "(d) %s warm, 2nd POST" % tag),
+             (tag + "-warm2", "(d) %s warm, 3rd POST" % tag),
+             (tag + "-fresh", "(e) %s warm, new sources (4th POST)" % tag)]
 per = {key: walls[key] / n for key, _ in rows if key in walls}
 print("batch: %d candidates (%s), device %s, profile %s" % (
     n, ", ".join(sorted({c["task_id"] for c in expected.values()})),
@@ -228,14 +239,16 @@ print("%-48s %10s %14s" % ("", "wall s", "s/candidate"))
 for key, label in rows:
     if key in per:
         print("%-48s %10.1f %14.3f" % (label, walls[key], per[key]))
-if serve:
-    print("kevin serve: listening %.1f s after its start; exit status %s%s" % (
-        serve["listening_seconds"], serve.get("exit_status"), "; ERROR " + serve["error"] if "error" in serve else ""))
-for num, den in (("serve-warm1", "baseline"), ("serve-warm1", "eval-base"), ("serve-warm1", "eval-new"),
-                 ("serve-cold", "baseline"), ("serve-cold", "eval-base"), ("serve-cold", "eval-new"),
-                 ("serve-fresh", "baseline"), ("serve-fresh", "eval-new")):
-    if num in per and den in per:
-        print("ratio %s / %s = %.3f (%.1fx cheaper)" % (num, den, per[num] / per[den], per[den] / per[num]))
+for tag, serve in serves.items():
+    print("%s: listening %.1f s after its start; exit status %s%s" % (
+        tag, serve["listening_seconds"], serve.get("exit_status"),
+        "; ERROR " + serve["error"] if "error" in serve else ""))
+for tag in serves:
+    for kind in ("warm1", "cold", "fresh"):
+        for den in ("baseline", "eval-base", "eval-new"):
+            num = tag + "-" + kind
+            if num in per and den in per:
+                print("ratio %s / %s = %.3f (%.1fx cheaper)" % (num, den, per[num] / per[den], per[den] / per[num]))
 
 verdicts = {key: records(key) for key, _ in rows}
 def correct(key, cid):
@@ -247,30 +260,33 @@ for key, _ in rows:
         print("verdicts %s: %d correct of %d%s; not as intended: %s" % (
             key, sum(correct(key, c) for c in verdicts[key]), len(verdicts[key]),
             "; MISSING %s" % missing if missing else "", off or "none"))
-for left in ("serve-cold", "serve-warm1", "serve-warm2", "serve-fresh"):
-    for right in ("eval-base", "eval-new", "baseline"):
-        if verdicts[left] and verdicts[right]:
-            differ = ["%s (serve %s/%s, %s %s/%s)" % (
-                c, correct(left, c), field(verdicts[left].get(c, {}), "outcome"), right, correct(right, c),
-                field(verdicts[right].get(c, {}), "run", "outcome")) for c in expected
-                if correct(left, c) != correct(right, c)]
-            print("run.correct %s vs %s: %s" % (left, right, "identical" if not differ else
-                                                 "%d differ: %s" % (len(differ), "; ".join(differ))))
+for tag in serves:
+    for left in (tag + "-cold", tag + "-warm1", tag + "-warm2", tag + "-fresh"):
+        for right in ("eval-base", "eval-new", "baseline"):
+            if verdicts[left] and verdicts[right]:
+                differ = ["%s (serve %s/%s, %s %s/%s)" % (
+                    c, correct(left, c), field(verdicts[left].get(c, {}), "outcome"), right, correct(right, c),
+                    field(verdicts[right].get(c, {}), "run", "outcome")) for c in expected
+                    if correct(left, c) != correct(right, c)]
+                print("run.correct %s vs %s: %s" % (left, right, "identical" if not differ else
+                                                     "%d differ: %s" % (len(differ), "; ".join(differ))))
 
 FLOOR = (("run", "seconds", "load"), ("run", "seconds", "run"), ("bench", "seconds", "candidate"))
-warm = verdicts["serve-warm1"]
-if warm:
+for tag in serves:
+    warm = verdicts[tag + "-warm1"]
+    if not warm:
+        continue
     # The device's floor: the seconds it was held alone (timed loops: the
     # references' and the candidates' import and timing); nothing else can
     # use it then, so no schedule beats their sum.
     alone = sum(field(r, "bench", "seconds", "device_alone") or 0.0 for r in warm.values()) / n
-    print("floor: sum over the 2nd POST's records of bench.seconds.device_alone / N = %.3f s per candidate"
-          % alone)
-    if alone > 0 and "serve-warm1" in per:
-        print("  warm serve per candidate / floor = %.2f" % (per["serve-warm1"] / alone))
+    print("%s floor: sum over the 2nd POST's records of bench.seconds.device_alone / N = %.3f s per candidate"
+          % (tag, alone))
+    if alone > 0 and tag + "-warm1" in per:
+        print("  warm serve per candidate / floor = %.2f" % (per[tag + "-warm1"] / alone))
     carried = {".".join(p): sum(isinstance(field(r, *p), (int, float)) for r in warm.values()) for p in FLOOR}
     busy = sum(field(r, *p) or 0.0 for r in warm.values() for p in FLOOR) / n
-    print("busy: sum over the 2nd POST's records of %s / N = %.3f s per candidate (records carrying each: %s;"
+    print("  busy: sum over the 2nd POST's records of %s / N = %.3f s per candidate (records carrying each: %s;"
           " runs overlap on the device, so this is no floor)" % (" + ".join(carried), busy, carried))
     for section in ("run", "bench"):
         keys = sorted({k for r in warm.values() if isinstance(field(r, section, "seconds"), dict)
@@ -280,17 +296,17 @@ if warm:
                 "%s %.2f" % (k, statistics.mean(field(r, section, "seconds", k) for r in warm.values()
                                                 if isinstance(field(r, section, "seconds", k), (int, float))))
                 for k in keys)))
-    for other, what in (("serve-warm2", "both warm POSTs"), ("serve-fresh", "the 2nd and the fresh POST")):
+    for other, what in ((tag + "-warm2", "both warm POSTs"), (tag + "-fresh", "the 2nd and the fresh POST")):
         second = verdicts[other]
         spread = [abs(a - b) / ((a + b) / 2) for a, b in
                   ((field(warm[c], "bench", "speedup"), field(second.get(c, {}), "bench", "speedup")) for c in warm)
                   if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b > 0]
         if spread:
-            print("timing spread: %d candidates timed in %s; median |delta speedup| / mean speedup = %.3f"
+            print("  timing spread: %d candidates timed in %s; median |delta speedup| / mean speedup = %.3f"
                   " (max %.3f)" % (len(spread), what, statistics.median(spread), max(spread)))
     rejected = {key: sorted(c for c, r in verdicts[key].items() if field(r, "bench", "outcome") == "rejected")
-                for key in ("serve-cold", "serve-warm1", "serve-warm2", "serve-fresh") if verdicts[key]}
-    print("bench rejections (honest candidates are never meant to be): %s" % (
+                for key in (tag + "-cold", tag + "-warm1", tag + "-warm2", tag + "-fresh") if verdicts[key]}
+    print("  bench rejections (honest candidates are never meant to be): %s" % (
         "; ".join("%s %s" % (k, v) for k, v in rejected.items() if v) or "none"))
 PY
 tar -czf "$OUT/logs.tar.gz" -C "$WORK" . && [ "$WORK" = "$OUT/work" ] && rm -rf "$WORK"

@@ -124,10 +124,10 @@ size_t Benchmarker::referencesKept() const {
   return References.size();
 }
 
-/// The task's kept reference, counted as used once more; none when there is
-/// none or it is due to be timed again. With Guard held.
+/// The task's kept reference, counted as used once more when Use; none when
+/// there is none or it is due to be timed again. With Guard held.
 std::shared_ptr<Benchmarker::ReferenceRun>
-Benchmarker::cachedReference(const std::string &TaskPath) {
+Benchmarker::cachedReference(const std::string &TaskPath, bool Use) {
   auto Found = References.find(TaskPath);
   if (Found == References.end())
     return nullptr;
@@ -140,8 +140,10 @@ Benchmarker::cachedReference(const std::string &TaskPath) {
     References.erase(Found);
     return nullptr;
   }
-  ++Ref.Uses;
-  Ref.LastUsed = SteadyClock::now();
+  if (Use) {
+    ++Ref.Uses;
+    Ref.LastUsed = SteadyClock::now();
+  }
   return Found->second;
 }
 
@@ -164,12 +166,12 @@ void Benchmarker::boundReferenceDisk(const ReferenceRun *Newest) {
 }
 
 Expected<std::shared_ptr<Benchmarker::ReferenceRun>>
-Benchmarker::reference(const std::string &TaskPath,
+Benchmarker::reference(const std::string &TaskPath, bool Use,
                        std::function<bool()> MayStart,
                        std::function<bool()> MayTime,
                        std::function<double()> DeviceWaiting) {
   std::lock_guard<std::mutex> Hold(Guard);
-  if (std::shared_ptr<ReferenceRun> Kept = cachedReference(TaskPath))
+  if (std::shared_ptr<ReferenceRun> Kept = cachedReference(TaskPath, Use))
     return Kept;
   Expected<TempDir> Dir = TempDir::create("kevin-bench");
   if (!Dir)
@@ -247,7 +249,7 @@ Benchmarker::reference(const std::string &TaskPath,
   }
   Run->Report = std::move(Report);
   Run->TimedAt = Run->LastUsed = SteadyClock::now();
-  Run->Uses = 1;
+  Run->Uses = Use ? 1 : 0;
   Run->DiskBytes = fs::treeBytes(Path);
   References[TaskPath] = Run;
   boundReferenceDisk(Run.get());
@@ -448,7 +450,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
            Device.tryLockExclusive();
   };
   Expected<std::shared_ptr<ReferenceRun>> RefOrErr = reference(
-      C.TaskPath, [&Device] { return Device.tryLockShared(); }, MayTime,
+      C.TaskPath, /*Use=*/true, [&Device] { return Device.tryLockShared(); },
+      MayTime,
       [&Device, Before = Device.waitedSeconds()] {
         return Device.waitedSeconds() - Before;
       });
@@ -479,6 +482,30 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   Hold.unlock();
   Run.judge(Ref, *Proc);
   return std::move(Run.V);
+}
+
+Expected<bool> Benchmarker::timeReferenceAhead(const std::string &TaskPath) {
+  {
+    std::lock_guard<std::mutex> Hold(Guard);
+    if (cachedReference(TaskPath, /*Use=*/false))
+      return false;
+  }
+  Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
+  if (!Lock)
+    return Lock.error();
+  DeviceLock &Device = *Lock;
+  // No candidate worker sets up beside it: the reference is timed as soon
+  // as the device is held alone.
+  Expected<std::shared_ptr<ReferenceRun>> Made = reference(
+      TaskPath, /*Use=*/false, [&Device] { return Device.tryLockShared(); },
+      [&Device] { return Device.tryLockExclusive(); },
+      [&Device, Before = Device.waitedSeconds()] {
+        return Device.waitedSeconds() - Before;
+      });
+  Device.unlock();
+  if (!Made)
+    return Made.error();
+  return true;
 }
 
 } // namespace kevin

@@ -61,6 +61,11 @@ Expected<Json> ToolStages::runFinalStages(const Json &Record) const {
 
 //--- The scheduler ------------------------------------------------------------
 
+int defaultBuildJobs() {
+  unsigned Cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::max(2u, Cores / 2));
+}
+
 int defaultDeviceJobs(const std::string &Device) {
   if (!isCudaDevice(Device))
     return 1;

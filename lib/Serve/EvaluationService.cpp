@@ -278,6 +278,9 @@ Json EvaluationService::health() const {
                 {"bytes", E.ReferenceBytes},
                 {"limit_bytes", E.ReferenceLimitBytes},
                 {"timed_references", E.TimedReferences},
+                {"made_ahead", E.ReferencesAhead},
+                {"ahead_failed", E.ReferencesAheadFailed},
+                {"ahead_pending", E.ReferencesAheadPending},
                 {"timed_disk_limit_bytes", E.TimedReferenceDiskLimitBytes}}},
               {"requests", Requests.load()},
               {"evaluated", Evaluated.load()}};

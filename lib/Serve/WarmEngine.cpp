@@ -73,7 +73,16 @@ Json buildFailureRunSection(const Json &Build, const std::string &Device) {
 WarmEngine::WarmEngine(WarmEngineOptions O)
     : Options(std::move(O)), Tools(Options.ToolsDir, Options.StageTimeoutSeconds) {}
 
-WarmEngine::~WarmEngine() = default;
+WarmEngine::~WarmEngine() {
+  {
+    std::lock_guard<std::mutex> Hold(AheadGuard);
+    AheadStopping = true;
+    AheadQueue.clear();
+  }
+  AheadWake.notify_all();
+  for (std::thread &T : AheadThreads)
+    T.join();
+}
 
 Expected<std::unique_ptr<WarmEngine>>
 WarmEngine::start(WarmEngineOptions Options) {
@@ -170,8 +179,10 @@ Expected<Json> WarmEngine::runBuildStages(const Json &Record) const {
   }
   if (!wants(Record, "run"))
     return Out;
+  Candidate C = candidateOf(Out);
+  prepareAhead(C.TaskPath, Options.Bench && wants(Record, "bench"));
   Expected<Verdict> Built =
-      judgeCandidate(candidateOf(Out), judgeOptions("cpu", /*BuildOnly=*/true));
+      judgeCandidate(C, judgeOptions("cpu", /*BuildOnly=*/true));
   if (!Built)
     return Built.error();
   Out["build"] = Built->Build;
@@ -212,8 +223,8 @@ size_t defaultReferenceCacheBytes() {
 }
 
 Expected<std::shared_ptr<const PreparedReference>>
-WarmEngine::reference(const std::string &TaskPath,
-                      const std::string &Device) const {
+WarmEngine::reference(const std::string &TaskPath, const std::string &Device,
+                      bool Use) const {
   std::string Key = Device + "\n" + TaskPath;
   std::shared_ptr<std::mutex> Making;
   {
@@ -230,8 +241,10 @@ WarmEngine::reference(const std::string &TaskPath,
     auto Found = References.find(Key);
     if (Found != References.end() &&
         Found->second.Uses < std::max<size_t>(1, Options.ReferenceReuse)) {
-      ++Found->second.Uses;
-      Found->second.LastUse = ++UseClock;
+      if (Use) {
+        ++Found->second.Uses;
+        Found->second.LastUse = ++UseClock;
+      }
       return Found->second.Reference;
     }
     if (Found != References.end())
@@ -246,7 +259,8 @@ WarmEngine::reference(const std::string &TaskPath,
   if (referenceFailed(**Made))
     return Made;
   std::lock_guard<std::mutex> Hold(CacheGuard);
-  CachedReference Entry{*Made, 1, referenceBytes(**Made), ++UseClock};
+  CachedReference Entry{*Made, Use ? 1u : 0u, referenceBytes(**Made),
+                        ++UseClock};
   size_t Total = Entry.Bytes;
   for (const auto &[Name, Cached] : References)
     Total += Cached.Bytes;
@@ -272,7 +286,7 @@ Expected<Json> WarmEngine::run(const std::string &Device,
   niceThisThread(UntimedNiceness);
   Candidate C = candidateOf(Record);
   Expected<std::shared_ptr<const PreparedReference>> Ref =
-      reference(C.TaskPath, Device);
+      reference(C.TaskPath, Device, /*Use=*/true);
   if (!Ref)
     return Ref.error();
   Expected<Verdict> V =
@@ -312,6 +326,79 @@ Expected<Json> WarmEngine::bench(const std::string &Device,
   return Out;
 }
 
+//--- Ahead of the candidates --------------------------------------------------
+
+namespace {
+
+/// Threads that make references ahead: each holds a reference worker (and
+/// its outputs) while it works, and timings take turns on a device anyway.
+constexpr size_t AheadThreadLimit = 4;
+
+} // namespace
+
+void WarmEngine::prepareAhead(const std::string &TaskPath, bool Timed) const {
+  std::lock_guard<std::mutex> Hold(AheadGuard);
+  if (AheadStopping || TaskPath.empty())
+    return;
+  for (const std::string &Device : Options.Devices) {
+    auto Key = std::make_pair(Device, TaskPath);
+    if (!AheadPending.insert(Key).second)
+      continue;
+    AheadQueue.push_back({Key, Timed});
+    if (AheadIdle == 0 && AheadThreads.size() < AheadThreadLimit)
+      AheadThreads.emplace_back([this] { makeReferencesAhead(); });
+    else
+      AheadWake.notify_one();
+  }
+}
+
+void WarmEngine::makeReferencesAhead() const {
+  std::unique_lock<std::mutex> Hold(AheadGuard);
+  while (true) {
+    ++AheadIdle;
+    AheadWake.wait(Hold, [&] { return AheadStopping || !AheadQueue.empty(); });
+    --AheadIdle;
+    if (AheadStopping)
+      return;
+    auto [Key, Timed] = AheadQueue.front();
+    auto [Device, TaskPath] = Key;
+    AheadQueue.pop_front();
+    Hold.unlock();
+    // A full cache is not churned for a reference no candidate asked for
+    // yet: the candidates make theirs as they come.
+    bool Room;
+    std::shared_ptr<const PreparedReference> Before;
+    {
+      std::lock_guard<std::mutex> Cache(CacheGuard);
+      size_t Bytes = 0;
+      for (const auto &[Name, Cached] : References)
+        Bytes += Cached.Bytes;
+      Room = Bytes < Options.ReferenceCacheBytes;
+      auto Found = References.find(Device + "\n" + TaskPath);
+      if (Found != References.end())
+        Before = Found->second.Reference;
+    }
+    bool Ok = true, Made = false;
+    if (Room) {
+      Expected<std::shared_ptr<const PreparedReference>> Outputs =
+          reference(TaskPath, Device, /*Use=*/false);
+      Ok = Outputs && !referenceFailed(**Outputs);
+      Made = Ok && *Outputs != Before;
+      if (Ok && Timed) {
+        Expected<bool> TimedNow =
+            benchmarker(Device).timeReferenceAhead(TaskPath);
+        Ok = static_cast<bool>(TimedNow);
+        Made = Made || (Ok && *TimedNow);
+      }
+    }
+    Hold.lock();
+    // Queued again from here on: a later request may find it worn.
+    AheadPending.erase({Device, TaskPath});
+    AheadMade += Made;
+    AheadFailed += !Ok;
+  }
+}
+
 //--- After --------------------------------------------------------------------
 
 Expected<Json> WarmEngine::runFinalStages(const Json &Record) const {
@@ -346,6 +433,12 @@ EngineHealth WarmEngine::health() const {
     H.ReferenceLimitBytes = Options.ReferenceCacheBytes;
   }
   H.TimedReferenceDiskLimitBytes = Options.Timing.ReferenceDiskBytes;
+  {
+    std::lock_guard<std::mutex> Hold(AheadGuard);
+    H.ReferencesAhead = AheadMade;
+    H.ReferencesAheadFailed = AheadFailed;
+    H.ReferencesAheadPending = AheadPending.size();
+  }
   std::lock_guard<std::mutex> Hold(BenchGuard);
   for (const auto &[Device, B] : Benchmarkers)
     H.TimedReferences += B->referencesKept();

@@ -47,6 +47,7 @@ Expected<std::unique_ptr<StageRunner>> warmStages(const StageFlags &F) {
   Engine.StageTimeoutSeconds = F.StageTimeout;
   Engine.CheckPreset = F.NoCheck ? "" : F.CheckPreset;
   Engine.Bench = !F.NoBench;
+  Engine.Devices = splitCommaList(F.Devices);
   Engine.Judge.CacheDir = Engine.Timing.CacheDir = defaultCacheDir();
   Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !F.NoNamespaces;
   if (F.KernelCoverage)
@@ -134,8 +135,8 @@ int main(int Argc, char **Argv) {
                  "worker each")
       ->capture_default_str();
   App.add_option("-j,--jobs", Options.Scheduling.BuildJobs,
-                 "Check and build jobs on the CPU pool")
-      ->capture_default_str()
+                 "Check and build jobs on the CPU pool (default: half the "
+                 "cores, at least 2; a build runs two compiles at once)")
       ->check(CLI::PositiveNumber);
   App.add_option("--device-jobs", Options.Scheduling.DeviceJobs,
                  "Candidates in flight per device: correctness runs share "

@@ -21,7 +21,6 @@
 #include "kevin/Support/ToolMain.h"
 
 #include <iostream>
-#include <thread>
 
 using namespace kevin;
 
@@ -36,8 +35,6 @@ int main(int Argc, char **Argv) {
   ServiceOptions Service;
   HttpOptions Http;
   WarmEngineOptions Engine;
-  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
-  Service.Scheduling.BuildJobs = static_cast<int>(Cores);
   size_t CacheMiB = Engine.ReferenceCacheBytes >> 20;
   uintmax_t DiskMiB = Engine.Timing.ReferenceDiskBytes >> 20;
   size_t BodyMiB = Http.MaxBodyBytes >> 20;
@@ -60,7 +57,8 @@ int main(int Argc, char **Argv) {
   App.add_option("--max-body-mib", BodyMiB, "Largest request body, in MiB")
       ->capture_default_str();
   App.add_option("-j,--jobs", Service.Scheduling.BuildJobs,
-                 "Check and build jobs on the CPU pool (default: the cores)")
+                 "Check and build jobs on the CPU pool (default: half the "
+                 "cores, at least 2; a build runs two compiles at once)")
       ->check(CLI::PositiveNumber);
   App.add_option("--device-jobs", Service.Scheduling.DeviceJobs,
                  "Candidates in flight per device (default: one per core, "
@@ -125,6 +123,7 @@ int main(int Argc, char **Argv) {
                                               : "strict";
   Engine.Bench = !NoBench;
   Engine.UseZygote = !NoZygote;
+  Engine.Devices = Service.Scheduling.Devices;
   Engine.ReferenceCacheBytes = CacheMiB << 20;
   Engine.Timing.ReferenceDiskBytes = DiskMiB << 20;
   Engine.Judge.CacheDir = defaultCacheDir();

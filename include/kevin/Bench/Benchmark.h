@@ -131,6 +131,13 @@ public:
   /// Several threads may call it at once: the device's lock keeps timing
   /// loops apart, and a task's reference is timed once for all of them.
   Expected<BenchVerdict> bench(const Candidate &C);
+  /// Times the task's reference now, before any candidate asks for it,
+  /// unless a timing that may still serve is kept; the timing made is kept
+  /// unused (it serves ReferenceReuseLimit candidates, like any other).
+  /// kevin serve calls it as a request arrives, so that the reference is
+  /// timed while the candidates build. True when it timed it, false when
+  /// the kept timing may serve.
+  Expected<bool> timeReferenceAhead(const std::string &TaskPath);
   /// The tasks whose reference timing is kept.
   size_t referencesKept() const;
 
@@ -138,18 +145,20 @@ private:
   struct ReferenceRun;
   /// One candidate's timing, phase by phase (lib/Bench/Benchmark.cpp).
   struct CandidateRun;
-  /// The task's reference run, made on first use. Its worker sets up off
+  /// The task's reference run, made on first use (Use: counted as used by
+  /// one candidate). Its worker sets up off
   /// the device and gets its secrets once MayStart() (the device held
   /// shared); its timing waits until MayTime() (the device held alone); both
   /// are polled every few milliseconds. DeviceWaiting() tells how long they
   /// have waited for the device so far: that time is left out of the
   /// reference's limit.
-  std::shared_ptr<ReferenceRun> cachedReference(const std::string &TaskPath);
+  std::shared_ptr<ReferenceRun> cachedReference(const std::string &TaskPath,
+                                                bool Use);
   /// Lets the least recently used references go until the kept ones fit
   /// in ReferenceDiskBytes; never Newest. With Guard held.
   void boundReferenceDisk(const ReferenceRun *Newest);
   Expected<std::shared_ptr<ReferenceRun>> reference(const std::string &TaskPath,
-                                     std::function<bool()> MayStart,
+                                     bool Use, std::function<bool()> MayStart,
                                      std::function<bool()> MayTime,
                                      std::function<double()> DeviceWaiting);
   BenchOptions Options;

@@ -73,9 +73,17 @@ private:
   std::vector<StageSpec> Build, Device, Final;
 };
 
+/// Half the cores of this machine, at least 2: a candidate's build runs two
+/// compiles at once (JudgeOptions::BuildJobs), so the builds in flight keep
+/// the cores busy without sharing them, and end one after another, each
+/// reaching the devices as soon as it can. Twice as many builds at once
+/// would take as long in all, but would end together, the devices idle
+/// until then.
+int defaultBuildJobs();
+
 struct SchedulerOptions {
   std::vector<std::string> Devices = {"cpu"};
-  int BuildJobs = 2;
+  int BuildJobs = defaultBuildJobs();
   /// Workers per device, each with a candidate in a stage; 0:
   /// defaultDeviceJobs. Up to twice as many more candidates may wait for
   /// their timing.

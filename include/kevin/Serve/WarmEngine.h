@@ -16,6 +16,11 @@
 //    again after ReferenceReuse candidates or when its timing is older than
 //    ReferenceMaxAgeSeconds.
 //
+// A task's reference is made ahead: once a candidate of the task has passed
+// its check, threads of the engine draw the reference's outputs and time it
+// on each of Devices while the candidates build, instead of when the first
+// candidate reaches a device.
+//
 // Every candidate still gets a worker process of its own with every
 // isolation kevin-run gives it, its own nonce and its own secret positions.
 //
@@ -28,11 +33,15 @@
 #include "kevin/Exec/Judge.h"
 #include "kevin/Rollout/StageScheduler.h"
 
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace kevin {
@@ -63,6 +72,9 @@ struct WarmEngineOptions {
   size_t ReferenceCacheBytes = defaultReferenceCacheBytes();
   /// Workers fork from a warm zygote; false: a fresh kevin-worker each.
   bool UseZygote = true;
+  /// The devices whose references are made ahead (the scheduler's); none
+  /// when empty.
+  std::vector<std::string> Devices;
 
   /// One engine per machine keeps every task's timed reference: a batch of
   /// four gpu-sized tasks holds about 4.3 GiB of input sets, and under
@@ -80,6 +92,12 @@ struct EngineHealth {
   size_t ReferenceLimitBytes = 0;
   size_t TimedReferences = 0;
   uintmax_t TimedReferenceDiskLimitBytes = 0;
+  /// Tasks' references (per device: outputs, timing or both) made ahead of
+  /// their candidates; those that failed there (the candidates then make
+  /// theirs); those queued or being made.
+  size_t ReferencesAhead = 0;
+  size_t ReferencesAheadFailed = 0;
+  size_t ReferencesAheadPending = 0;
 };
 
 class WarmEngine : public StageRunner {
@@ -114,8 +132,18 @@ private:
   /// launch, for the workers' SubprocessOptions; empty without the zygote.
   ChildLauncher zygoteLauncher() const;
   JudgeOptions judgeOptions(const std::string &Device, bool BuildOnly) const;
+  /// The task's reference outputs on Device, made when none may serve;
+  /// counted as used by one candidate when Use.
   Expected<std::shared_ptr<const PreparedReference>>
-  reference(const std::string &TaskPath, const std::string &Device) const;
+  reference(const std::string &TaskPath, const std::string &Device,
+            bool Use) const;
+  /// Queues the making of the task's reference on each of Options.Devices
+  /// (outputs, and its timing when Timed), unless it is queued or being
+  /// made already.
+  void prepareAhead(const std::string &TaskPath, bool Timed) const;
+  /// The thread that makes queued references ahead, until the engine ends;
+  /// not when the reference cache is full, nor kept ones that may serve.
+  void makeReferencesAhead() const;
   Expected<Json> run(const std::string &Device, const Json &Record) const;
   Expected<Json> bench(const std::string &Device, const Json &Record) const;
   Benchmarker &benchmarker(const std::string &Device) const;
@@ -144,6 +172,18 @@ private:
   mutable uint64_t UseClock = 0;
   mutable std::mutex BenchGuard;
   mutable std::map<std::string, std::unique_ptr<Benchmarker>> Benchmarkers;
+
+  /// References to make ahead ({device, task path}), queued or being made;
+  /// their threads (at most AheadThreads), started on demand.
+  mutable std::mutex AheadGuard;
+  mutable std::condition_variable AheadWake;
+  mutable std::deque<std::pair<std::pair<std::string, std::string>, bool>>
+      AheadQueue;
+  mutable std::set<std::pair<std::string, std::string>> AheadPending;
+  mutable std::vector<std::thread> AheadThreads;
+  mutable size_t AheadIdle = 0;
+  mutable size_t AheadMade = 0, AheadFailed = 0;
+  bool AheadStopping = false;
 };
 
 /// The run section of a candidate whose build ahead failed: incorrect at

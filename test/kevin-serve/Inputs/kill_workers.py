@@ -1,7 +1,7 @@
 #===-- kill_workers.py - kevin-serve recovers from killed workers --------===#
 """Starts kevin-serve on 127.0.0.1 and, while requests are in flight, kills
-(SIGKILL, by PID) a candidate's worker, a reference worker and the zygote
-itself, each found among the server's descendants by its working directory
+(SIGKILL, by PID) a candidate's worker, the reference workers (the one made
+ahead, then the sample's own) and the zygote itself, each found among the server's descendants by its working directory
 or its command line. Prints each sample's outcome, what the server says
 afterwards and the new zygote's nice value; stops the server with SIGTERM.
 
@@ -103,17 +103,22 @@ def is_zygote(child):
         not cwd_has("kevin-run")(child) and not cwd_has("kevin-reference")(child)
 
 
-def kill_during(url, proc, samples, predicate, what):
-    """Sends samples; kills the first descendant matching predicate."""
+def kill_during(url, proc, samples, predicate, what, times=1):
+    """Sends samples; kills the first descendant matching predicate, then
+    the next new one, times in all."""
     reply = {}
     sender = threading.Thread(target=lambda: reply.update(r=evaluate(url, samples)))
     sender.start()
-    victim = find(proc.pid, predicate)
-    if victim:
+    killed = []
+    for _ in range(times):
+        victim = find(proc.pid, lambda child: child not in killed and predicate(child))
+        if not victim:
+            break
         os.kill(victim, signal.SIGKILL)
+        killed.append(victim)
     sender.join(600)
     record = reply["r"][0]
-    print(what, "killed" if victim else "not found", record["outcome"],
+    print(what, "killed %d of %d" % (len(killed), times), record["outcome"],
           record["reward"]["score"])
 
 
@@ -131,8 +136,12 @@ def main():
         kill_during(url, proc, [{"id": "sleepy", "task_id": "level1/19_ReLU", "code": sleepy}],
                     lingering(cwd_has("/candidate"), 3.0), "candidate worker")
         print("after candidate", evaluate(url, [good])[0]["outcome"])
+        # The first reference worker is the one the server starts ahead, as
+        # the sample builds; the sample then starts its own.
         kill_during(url, proc, [{"id": "sig", "task_id": "level1/21_Sigmoid", "code": sigmoid}],
-                    cwd_has("kevin-reference"), "reference worker")
+                    cwd_has("kevin-reference"), "reference worker", times=2)
+        print("made ahead", health(url)["reference_cache"]["made_ahead"],
+              "failed", health(url)["reference_cache"]["ahead_failed"])
         print("after reference", evaluate(url, [dict(good, task_id="level1/21_Sigmoid", code=sigmoid)])[0]["outcome"])
         zygote = find(proc.pid, is_zygote)
         os.kill(zygote, signal.SIGKILL)
