@@ -215,7 +215,7 @@ if os.path.exists(os.path.join(work, "walls.txt")):
     walls = {l.split()[0]: float(l.split()[1]) / 1000 for l in open(os.path.join(work, "walls.txt"))}
 # One serve phase per tag: serve.json, serve-j16.json, ...
 serves = {}
-for name in sorted(os.listdir(work)):
+for name in sorted(os.listdir(work), key=lambda name: (name != "serve.json", name)):
     if name.startswith("serve") and name.endswith(".json"):
         serves[name[:-len(".json")]] = json.load(open(os.path.join(work, name)))
 for serve in serves.values():
