@@ -13,9 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,8 +66,18 @@ Expected<TempDir> TempDir::create(const char *Prefix) {
       return Error::inFile(Parent, "not a private directory of this user "
                                    "(kevin keeps its work directories there)");
     std::string Template = Parent + "/" + Prefix + ".XXXXXX";
-    if (::mkdtemp(Template.data()))
-      return TempDir(Template);
+    if (::mkdtemp(Template.data())) {
+      int Fd = ::open(Template.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (Fd < 0 || ::flock(Fd, LOCK_EX | LOCK_NB) != 0) {
+        int Errno = errno;
+        if (Fd >= 0)
+          ::close(Fd);
+        ::rmdir(Template.c_str());
+        return Error::inFile(Template, std::string("cannot lock directory: ") +
+                                           std::strerror(Errno));
+      }
+      return TempDir(Template, Fd);
+    }
     if (errno != ENOENT || Attempt == 4)
       return Error::inFile(Template,
                            std::string("cannot create temporary directory: ") +
@@ -72,23 +85,87 @@ Expected<TempDir> TempDir::create(const char *Prefix) {
   }
 }
 
-TempDir::TempDir(TempDir &&Other) noexcept : Path(std::move(Other.Path)) {
+namespace {
+
+/// Marks a directory kept on purpose: sweepAbandoned leaves it.
+constexpr const char *KeptMarker = ".kevin-kept";
+
+/// Removes Dir and everything in it; candidate code may have taken the
+/// write bit off its directories.
+void removeTree(const std::string &Dir) {
+  SubprocessOptions Rm;
+  Rm.Argv = {"sh", "-c", "chmod -R u+rwX \"$0\" 2>/dev/null; rm -rf \"$0\"",
+             Dir};
+  Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+  (void)runSubprocess(Rm);
+}
+
+} // namespace
+
+TempDir::TempDir(TempDir &&Other) noexcept
+    : Path(std::move(Other.Path)), LockFd(Other.LockFd) {
   Keep = Other.Keep;
   Other.Path.clear();
+  Other.LockFd = -1;
 }
 
 TempDir::~TempDir() {
-  if (Path.empty() || Keep)
+  if (Path.empty() || Keep) {
+    int Marker = Path.empty() ? -1
+                              : ::open((Path + "/" + KeptMarker).c_str(),
+                                       O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (Marker >= 0)
+      ::close(Marker);
+    if (LockFd >= 0)
+      ::close(LockFd);
     return;
-  // Candidate code may have taken the write bit off its directories.
-  SubprocessOptions Rm;
-  Rm.Argv = {"sh", "-c", "chmod -R u+rwX \"$0\" 2>/dev/null; rm -rf \"$0\"",
-             Path};
-  Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
-  (void)runSubprocess(Rm);
+  }
+  removeTree(Path);
+  // Unlocked once gone: a sweep never sees it unlocked while it exists.
+  if (LockFd >= 0)
+    ::close(LockFd);
   // The shared parent goes when it is empty (another process may still use
   // it: then this fails, as it should).
   ::rmdir(Path.substr(0, Path.find_last_of('/')).c_str());
+}
+
+SweptDirs TempDir::sweepAbandoned(double MinAgeSeconds) {
+  SweptDirs Swept;
+  std::string Parent = sharedParent();
+  std::error_code Ec;
+  for (const auto &Entry : std::filesystem::directory_iterator(Parent, Ec)) {
+    std::string Name = Entry.path().filename().string();
+    std::string Dir = Entry.path().string();
+    struct stat St;
+    if (Name.rfind("kevin-", 0) != 0 || Name.find('.') == std::string::npos ||
+        ::lstat(Dir.c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
+        St.st_uid != ::getuid() ||
+        ::time(nullptr) - St.st_ctime < MinAgeSeconds ||
+        ::access((Dir + "/" + KeptMarker).c_str(), F_OK) == 0)
+      continue;
+    int Fd = ::open(Dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (Fd < 0)
+      continue;
+    // Held: a live process's. Taken: its maker is gone.
+    if (::flock(Fd, LOCK_EX | LOCK_NB) == 0) {
+      uintmax_t Bytes = fs::treeBytes(Dir);
+      removeTree(Dir);
+      if (::access(Dir.c_str(), F_OK) != 0) {
+        ++Swept.Removed;
+        Swept.Bytes += Bytes;
+      }
+    }
+    ::close(Fd);
+  }
+  return Swept;
+}
+
+std::string sweptMessage(const SweptDirs &Swept) {
+  if (Swept.Removed == 0)
+    return "";
+  return "removed " + std::to_string(Swept.Removed) +
+         " work directories (" + std::to_string(Swept.Bytes >> 20) +
+         " MiB) that ended processes left in " + TempDir::sharedParent();
 }
 
 std::string truncated(const std::string &Text, size_t Limit) {

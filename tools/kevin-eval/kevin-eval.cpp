@@ -10,6 +10,7 @@
 // See docs/CommandGuide/kevin-eval.md.
 //
 //===----------------------------------------------------------------------===//
+#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Rollout/EvalBatch.h"
 #include "kevin/Rollout/RemoteStages.h"
 #include "kevin/Serve/WarmEngine.h"
@@ -225,6 +226,11 @@ int main(int Argc, char **Argv) {
   if (Flags.CheckPreset.empty())
     Flags.CheckPreset =
         onlyCpuDevices(Options.Scheduling.Devices) ? "cpu" : "strict";
+  // Candidates are judged here: a killed kevin's work directories go first.
+  if (Server.empty())
+    if (std::string Swept = sweptMessage(TempDir::sweepAbandoned());
+        !Swept.empty())
+      std::cerr << "kevin-eval: " << Swept << "\n";
   StagePipeline Pipeline(fs::selfExecutableDirectory(), Flags.StageTimeout);
   auto Started = !Server.empty()    ? remoteStages(Flags, Server, Token)
                  : ToolStagesWanted ? toolStages(Flags, Pipeline)

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Rollout/Prompt.h"
 #include "kevin/Serve/HttpServer.h"
 #include "kevin/Support/CacheDir.h"
@@ -130,6 +131,10 @@ int main(int Argc, char **Argv) {
   Engine.Timing.CacheDir = Engine.Judge.CacheDir;
   Engine.Judge.UseNamespaces = Engine.Timing.UseNamespaces = !NoNamespaces;
 
+  // A killed server's work directories (its input sets) go first.
+  if (std::string Swept = sweptMessage(TempDir::sweepAbandoned());
+      !Swept.empty())
+    std::cerr << "kevin-serve: " << Swept << "\n";
   Expected<std::unique_ptr<WarmEngine>> Started = WarmEngine::start(Engine);
   if (!Started) {
     Tool.error(Started.error());

@@ -27,13 +27,30 @@ namespace kevin {
 /// Bytes random hex digits' worth of /dev/urandom (2 * Bytes characters).
 Expected<std::string> randomHex(size_t Bytes);
 
+/// What TempDir::sweepAbandoned removed.
+struct SweptDirs {
+  size_t Removed = 0;
+  uintmax_t Bytes = 0;
+};
+
+/// "removed N work directories (M MiB) that ended processes left in DIR",
+/// or "" when none were.
+std::string sweptMessage(const SweptDirs &Swept);
+
 /// A private (0700) temporary directory, removed on destruction unless Keep
 /// is set. Every one lives in sharedParent(), which candidate workers see
 /// covered (isolateWorker in lib/Exec/Worker.cpp): no candidate sees another
-/// evaluation's directory.
+/// evaluation's directory. Its maker holds an flock on it for its life, so
+/// one that a killed process left behind can be told from one in use.
 class TempDir {
 public:
   static Expected<TempDir> create(const char *Prefix = "kevin-run");
+  /// Removes the directories in sharedParent() that no process holds, older
+  /// than MinAgeSeconds (one made this instant is not locked yet), except
+  /// those kept on purpose (Keep). A kevin killed with SIGKILL, or by a
+  /// time limit, leaves its work directories (gigabytes of input sets at gpu
+  /// sizes) behind; kevin serve and kevin eval sweep them as they start.
+  static SweptDirs sweepAbandoned(double MinAgeSeconds = 60);
   /// base()/kevin-<uid>, 0700, made on demand and removed by the last
   /// TempDir in it.
   static std::string sharedParent();
@@ -46,8 +63,10 @@ public:
   bool Keep = false;
 
 private:
-  explicit TempDir(std::string P) : Path(std::move(P)) {}
+  TempDir(std::string P, int LockFd) : Path(std::move(P)), LockFd(LockFd) {}
   std::string Path;
+  /// The directory, open and flock'ed while this object lives.
+  int LockFd = -1;
 };
 
 /// The part of a worker's stdin that is made after the worker started (it
