@@ -166,10 +166,11 @@ void Benchmarker::boundReferenceDisk(const ReferenceRun *Newest) {
 }
 
 Expected<std::shared_ptr<Benchmarker::ReferenceRun>>
-Benchmarker::reference(const std::string &TaskPath, bool Use,
+Benchmarker::reference(const std::string &TaskPath, bool Use, bool *Made,
                        std::function<bool()> MayStart,
                        std::function<bool()> MayTime,
-                       std::function<double()> DeviceWaiting) {
+                       std::function<double()> DeviceWaiting,
+                       std::function<bool()> Abandon) {
   std::lock_guard<std::mutex> Hold(Guard);
   if (std::shared_ptr<ReferenceRun> Kept = cachedReference(TaskPath, Use))
     return Kept;
@@ -177,7 +178,8 @@ Benchmarker::reference(const std::string &TaskPath, bool Use,
   if (!Dir)
     return Dir.error();
   auto Run = std::make_shared<ReferenceRun>(std::move(*Dir));
-  Run->Dir.Keep = Options.KeepTemporaries;
+  if (Options.KeepTemporaries)
+    Run->Dir.keep();
   const std::string &Path = Run->Dir.path();
 
   Json Secrets = timingPlan(Options);
@@ -217,10 +219,12 @@ Benchmarker::reference(const std::string &TaskPath, bool Use,
       }};
   // The limit leaves out the wait for the device (bounded on its own).
   auto RefStart = SteadyClock::now();
-  Ref.StopWhen = [RefStart, DeviceWaiting, Limit = Options.TimeoutSeconds] {
+  Ref.StopWhen = [RefStart, DeviceWaiting, Abandon,
+                  Limit = Options.TimeoutSeconds] {
     double Waiting = DeviceWaiting();
     double Wall = secondsSince(RefStart);
-    return Wall - Waiting > Limit || Waiting > DeviceWaitLimitSeconds;
+    return Wall - Waiting > Limit || Waiting > DeviceWaitLimitSeconds ||
+           (Abandon && Abandon());
   };
   Ref.MaxCaptureBytes = 64 * 1024;
   Expected<SubprocessResult> Proc = runSubprocess(Ref);
@@ -253,6 +257,8 @@ Benchmarker::reference(const std::string &TaskPath, bool Use,
   Run->DiskBytes = fs::treeBytes(Path);
   References[TaskPath] = Run;
   boundReferenceDisk(Run.get());
+  if (Made)
+    *Made = true;
   return Run;
 }
 
@@ -274,7 +280,8 @@ Error Benchmarker::CandidateRun::makeDirectories() {
   if (!Made)
     return Made.error();
   Dir.emplace(std::move(*Made));
-  Dir->Keep = Options.KeepTemporaries;
+  if (Options.KeepTemporaries)
+    Dir->keep();
   std::string Path = Dir->path();
   Expected<std::string> File = candidateFile(C, Path);
   if (!File)
@@ -450,8 +457,8 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
            Device.tryLockExclusive();
   };
   Expected<std::shared_ptr<ReferenceRun>> RefOrErr = reference(
-      C.TaskPath, /*Use=*/true, [&Device] { return Device.tryLockShared(); },
-      MayTime,
+      C.TaskPath, /*Use=*/true, /*Made=*/nullptr,
+      [&Device] { return Device.tryLockShared(); }, MayTime,
       [&Device, Before = Device.waitedSeconds()] {
         return Device.waitedSeconds() - Before;
       });
@@ -484,7 +491,10 @@ Expected<BenchVerdict> Benchmarker::bench(const Candidate &C) {
   return std::move(Run.V);
 }
 
-Expected<bool> Benchmarker::timeReferenceAhead(const std::string &TaskPath) {
+Expected<bool>
+Benchmarker::timeReferenceAhead(const std::string &TaskPath,
+                                double MaxDeviceWaitSeconds,
+                                std::function<bool()> Abandon) {
   {
     std::lock_guard<std::mutex> Hold(Guard);
     if (cachedReference(TaskPath, /*Use=*/false))
@@ -494,18 +504,21 @@ Expected<bool> Benchmarker::timeReferenceAhead(const std::string &TaskPath) {
   if (!Lock)
     return Lock.error();
   DeviceLock &Device = *Lock;
+  auto Waiting = [&Device, Before = Device.waitedSeconds()] {
+    return Device.waitedSeconds() - Before;
+  };
   // No candidate worker sets up beside it: the reference is timed as soon
   // as the device is held alone.
-  Expected<std::shared_ptr<ReferenceRun>> Made = reference(
-      TaskPath, /*Use=*/false, [&Device] { return Device.tryLockShared(); },
-      [&Device] { return Device.tryLockExclusive(); },
-      [&Device, Before = Device.waitedSeconds()] {
-        return Device.waitedSeconds() - Before;
-      });
+  bool Made = false;
+  Expected<std::shared_ptr<ReferenceRun>> Run = reference(
+      TaskPath, /*Use=*/false, &Made,
+      [&Device] { return Device.tryLockShared(); },
+      [&Device] { return Device.tryLockExclusive(); }, Waiting,
+      [&] { return Waiting() > MaxDeviceWaitSeconds || Abandon(); });
   Device.unlock();
-  if (!Made)
-    return Made.error();
-  return true;
+  if (!Run)
+    return Run.error();
+  return Made;
 }
 
 } // namespace kevin

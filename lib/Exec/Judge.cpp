@@ -142,7 +142,8 @@ Error Judgement::prepare() {
   if (!Made)
     return Made.error();
   Root.emplace(std::move(*Made));
-  Root->Keep = Options.KeepTemporaries;
+  if (Options.KeepTemporaries)
+    Root->keep();
   RefDir = Root->path() + "/reference";
   CandDir = Root->path() + "/candidate";
   for (const std::string &D : {RefDir, CandDir})

@@ -151,7 +151,8 @@ prepareReference(const std::string &TaskPath, const JudgeOptions &Options) {
   if (!Made)
     return Made.error();
   Prepared->Root.emplace(std::move(*Made));
-  Prepared->Root->Keep = Options.KeepTemporaries;
+  if (Options.KeepTemporaries)
+    Prepared->Root->keep();
   Prepared->InputsDir = Prepared->Root->path();
   std::error_code Ignored;
   std::filesystem::create_directories(Options.CacheDir, Ignored);

@@ -52,6 +52,31 @@ std::string TempDir::sharedParent() {
   return base() + "/kevin-" + std::to_string(::getuid());
 }
 
+namespace {
+
+/// Marks a directory whose maker holds its flock, and one kept on purpose:
+/// sweepAbandoned removes only the first kind, never the second.
+constexpr const char *LockedMarker = ".kevin-locked";
+constexpr const char *KeptMarker = ".kevin-kept";
+
+void touchFile(const std::string &Path) {
+  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (Fd >= 0)
+    ::close(Fd);
+}
+
+/// Removes Dir and everything in it; candidate code may have taken the
+/// write bit off its directories.
+void removeTree(const std::string &Dir) {
+  SubprocessOptions Rm;
+  Rm.Argv = {"sh", "-c", "chmod -R u+rwX \"$0\" 2>/dev/null; rm -rf \"$0\"",
+             Dir};
+  Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+  (void)runSubprocess(Rm);
+}
+
+} // namespace
+
 Expected<TempDir> TempDir::create(const char *Prefix) {
   std::string Parent = sharedParent();
   // Another process may remove the empty parent between our mkdir and
@@ -67,15 +92,15 @@ Expected<TempDir> TempDir::create(const char *Prefix) {
                                    "(kevin keeps its work directories there)");
     std::string Template = Parent + "/" + Prefix + ".XXXXXX";
     if (::mkdtemp(Template.data())) {
+      // Marked locked only once it is: where flock is missing (some network
+      // and FUSE file systems), the directory is unmarked and never swept.
       int Fd = ::open(Template.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (Fd < 0 || ::flock(Fd, LOCK_EX | LOCK_NB) != 0) {
-        int Errno = errno;
-        if (Fd >= 0)
-          ::close(Fd);
-        ::rmdir(Template.c_str());
-        return Error::inFile(Template, std::string("cannot lock directory: ") +
-                                           std::strerror(Errno));
+      if (Fd >= 0 && ::flock(Fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(Fd);
+        Fd = -1;
       }
+      if (Fd >= 0)
+        touchFile(Template + "/" + LockedMarker);
       return TempDir(Template, Fd);
     }
     if (errno != ENOENT || Attempt == 4)
@@ -85,37 +110,20 @@ Expected<TempDir> TempDir::create(const char *Prefix) {
   }
 }
 
-namespace {
-
-/// Marks a directory kept on purpose: sweepAbandoned leaves it.
-constexpr const char *KeptMarker = ".kevin-kept";
-
-/// Removes Dir and everything in it; candidate code may have taken the
-/// write bit off its directories.
-void removeTree(const std::string &Dir) {
-  SubprocessOptions Rm;
-  Rm.Argv = {"sh", "-c", "chmod -R u+rwX \"$0\" 2>/dev/null; rm -rf \"$0\"",
-             Dir};
-  Rm.Environment = std::vector<std::string>{"PATH=/usr/bin:/bin"};
-  (void)runSubprocess(Rm);
-}
-
-} // namespace
-
 TempDir::TempDir(TempDir &&Other) noexcept
-    : Path(std::move(Other.Path)), LockFd(Other.LockFd) {
-  Keep = Other.Keep;
+    : Path(std::move(Other.Path)), LockFd(Other.LockFd), Kept(Other.Kept) {
   Other.Path.clear();
   Other.LockFd = -1;
 }
 
+void TempDir::keep() {
+  Kept = true;
+  if (!Path.empty())
+    touchFile(Path + "/" + KeptMarker);
+}
+
 TempDir::~TempDir() {
-  if (Path.empty() || Keep) {
-    int Marker = Path.empty() ? -1
-                              : ::open((Path + "/" + KeptMarker).c_str(),
-                                       O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-    if (Marker >= 0)
-      ::close(Marker);
+  if (Path.empty() || Kept) {
     if (LockFd >= 0)
       ::close(LockFd);
     return;
@@ -141,6 +149,7 @@ SweptDirs TempDir::sweepAbandoned(double MinAgeSeconds) {
         ::lstat(Dir.c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
         St.st_uid != ::getuid() ||
         ::time(nullptr) - St.st_ctime < MinAgeSeconds ||
+        ::access((Dir + "/" + LockedMarker).c_str(), F_OK) != 0 ||
         ::access((Dir + "/" + KeptMarker).c_str(), F_OK) == 0)
       continue;
     int Fd = ::open(Dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

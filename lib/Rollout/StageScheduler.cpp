@@ -11,6 +11,7 @@
 #include "kevin/Support/Device.h"
 
 #include <algorithm>
+#include <sched.h>
 #include <thread>
 
 namespace kevin {
@@ -61,15 +62,27 @@ Expected<Json> ToolStages::runFinalStages(const Json &Record) const {
 
 //--- The scheduler ------------------------------------------------------------
 
+namespace {
+
+/// The cores this process may run on (its affinity, which a container's
+/// CPU set narrows), else the machine's.
+unsigned usableCores() {
+  cpu_set_t Set;
+  if (::sched_getaffinity(0, sizeof(Set), &Set) == 0 && CPU_COUNT(&Set) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&Set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+} // namespace
+
 int defaultBuildJobs() {
-  unsigned Cores = std::thread::hardware_concurrency();
-  return static_cast<int>(std::max(2u, Cores / 2));
+  return static_cast<int>(std::max(2u, usableCores() / 2));
 }
 
 int defaultDeviceJobs(const std::string &Device) {
   if (!isCudaDevice(Device))
     return 1;
-  unsigned Cores = std::thread::hardware_concurrency();
+  unsigned Cores = usableCores();
   return static_cast<int>(std::clamp(Cores, 4u, 16u));
 }
 

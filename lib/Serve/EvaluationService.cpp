@@ -275,6 +275,7 @@ Json EvaluationService::health() const {
                {{"zygote", E.ZygoteAlive}, {"zygote_restarts", E.ZygoteRestarts}}},
               {"reference_cache",
                {{"entries", E.ReferenceEntries},
+                {"made", E.ReferencesMade},
                 {"bytes", E.ReferenceBytes},
                 {"limit_bytes", E.ReferenceLimitBytes},
                 {"timed_references", E.TimedReferences},

@@ -8,12 +8,14 @@
 
 #include "kevin/Serve/WarmEngine.h"
 #include "kevin/Exec/Zygote.h"
+#include "kevin/Support/Device.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/Subprocess.h"
 #include "kevin/Support/TaskThread.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 #include <unistd.h>
 
 namespace kevin {
@@ -224,7 +226,7 @@ size_t defaultReferenceCacheBytes() {
 
 Expected<std::shared_ptr<const PreparedReference>>
 WarmEngine::reference(const std::string &TaskPath, const std::string &Device,
-                      bool Use) const {
+                      bool Use, bool *Made) const {
   std::string Key = Device + "\n" + TaskPath;
   std::shared_ptr<std::mutex> Making;
   {
@@ -250,16 +252,16 @@ WarmEngine::reference(const std::string &TaskPath, const std::string &Device,
     if (Found != References.end())
       References.erase(Found); // Worn: a fresh draw of secrets.
   }
-  Expected<std::shared_ptr<const PreparedReference>> Made =
+  Expected<std::shared_ptr<const PreparedReference>> Prepared =
       prepareReference(TaskPath, judgeOptions(Device, /*BuildOnly=*/false));
-  if (!Made)
-    return Made.error();
+  if (!Prepared)
+    return Prepared.error();
   // A reference that failed (its worker killed, the task broken) serves the
   // judgement that asked for it, never the next: that one tries again.
-  if (referenceFailed(**Made))
-    return Made;
+  if (referenceFailed(**Prepared))
+    return Prepared;
   std::lock_guard<std::mutex> Hold(CacheGuard);
-  CachedReference Entry{*Made, Use ? 1u : 0u, referenceBytes(**Made),
+  CachedReference Entry{*Prepared, Use ? 1u : 0u, referenceBytes(**Prepared),
                         ++UseClock};
   size_t Total = Entry.Bytes;
   for (const auto &[Name, Cached] : References)
@@ -275,6 +277,9 @@ WarmEngine::reference(const std::string &TaskPath, const std::string &Device,
     References.erase(Oldest);
   }
   References[Key] = Entry;
+  ++ReferencesMade;
+  if (Made)
+    *Made = true;
   return Entry.Reference;
 }
 
@@ -333,23 +338,36 @@ namespace {
 /// Threads that make references ahead: each holds a reference worker (and
 /// its outputs) while it works, and timings take turns on a device anyway.
 constexpr size_t AheadThreadLimit = 4;
+/// A timing ahead waits this long for the device at most (it holds the
+/// device's other timings meanwhile); then the task's first candidate
+/// times the reference.
+constexpr double AheadDeviceWaitSeconds = 60;
 
 } // namespace
 
 void WarmEngine::prepareAhead(const std::string &TaskPath, bool Timed) const {
   std::lock_guard<std::mutex> Hold(AheadGuard);
-  if (AheadStopping || TaskPath.empty())
+  if (AheadStopping || TaskPath.empty() || Options.Devices.empty())
     return;
-  for (const std::string &Device : Options.Devices) {
-    auto Key = std::make_pair(Device, TaskPath);
-    if (!AheadPending.insert(Key).second)
-      continue;
-    AheadQueue.push_back({Key, Timed});
-    if (AheadIdle == 0 && AheadThreads.size() < AheadThreadLimit)
+  auto Key = std::make_pair(Options.Devices.front(), TaskPath);
+  if (!AheadPending.insert(Key).second)
+    return;
+  AheadQueue.push_back({Key, Timed && isCudaDevice(Key.first)});
+  if (AheadQueue.size() > AheadIdle && AheadThreads.size() < AheadThreadLimit) {
+    try {
       AheadThreads.emplace_back([this] { makeReferencesAhead(); });
-    else
-      AheadWake.notify_one();
+      return;
+    } catch (const std::system_error &) {
+      // No thread: a thread already there takes it, or its candidate
+      // makes its own.
+      if (AheadThreads.empty()) {
+        AheadQueue.pop_back();
+        AheadPending.erase(Key);
+        return;
+      }
+    }
   }
+  AheadWake.notify_one();
 }
 
 void WarmEngine::makeReferencesAhead() const {
@@ -367,26 +385,22 @@ void WarmEngine::makeReferencesAhead() const {
     // A full cache is not churned for a reference no candidate asked for
     // yet: the candidates make theirs as they come.
     bool Room;
-    std::shared_ptr<const PreparedReference> Before;
     {
       std::lock_guard<std::mutex> Cache(CacheGuard);
       size_t Bytes = 0;
       for (const auto &[Name, Cached] : References)
         Bytes += Cached.Bytes;
       Room = Bytes < Options.ReferenceCacheBytes;
-      auto Found = References.find(Device + "\n" + TaskPath);
-      if (Found != References.end())
-        Before = Found->second.Reference;
     }
     bool Ok = true, Made = false;
     if (Room) {
       Expected<std::shared_ptr<const PreparedReference>> Outputs =
-          reference(TaskPath, Device, /*Use=*/false);
+          reference(TaskPath, Device, /*Use=*/false, &Made);
       Ok = Outputs && !referenceFailed(**Outputs);
-      Made = Ok && *Outputs != Before;
       if (Ok && Timed) {
-        Expected<bool> TimedNow =
-            benchmarker(Device).timeReferenceAhead(TaskPath);
+        Expected<bool> TimedNow = benchmarker(Device).timeReferenceAhead(
+            TaskPath, AheadDeviceWaitSeconds,
+            [this] { return AheadStopping.load(); });
         Ok = static_cast<bool>(TimedNow);
         Made = Made || (Ok && *TimedNow);
       }
@@ -428,6 +442,7 @@ EngineHealth WarmEngine::health() const {
   {
     std::lock_guard<std::mutex> Hold(CacheGuard);
     H.ReferenceEntries = References.size();
+    H.ReferencesMade = ReferencesMade;
     for (const auto &[Name, Cached] : References)
       H.ReferenceBytes += Cached.Bytes;
     H.ReferenceLimitBytes = Options.ReferenceCacheBytes;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,7 +26,7 @@ bool exists(const std::string &Path) {
 
 /// A TempDir made by a child process that then ends without its
 /// destructors, as a killed kevin does; its path.
-std::string abandonedDir(size_t Bytes) {
+std::string abandonedDir(size_t Bytes, bool Kept = false) {
   int Pipe[2];
   if (::pipe(Pipe) != 0)
     return "";
@@ -34,6 +35,8 @@ std::string abandonedDir(size_t Bytes) {
     ::close(Pipe[0]);
     Expected<TempDir> Dir = TempDir::create("kevin-dead");
     std::string Path = Dir ? Dir->path() : "";
+    if (Dir && Kept)
+      Dir->keep();
     if (Dir) {
       std::ofstream Out(Path + "/inputs.bin", std::ios::binary);
       Out << std::string(Bytes, 'x');
@@ -81,13 +84,16 @@ TEST_F(TempDirTest, SweepsOnlyDirectoriesNoProcessHolds) {
   {
     Expected<TempDir> Kept = TempDir::create("kevin-kept");
     ASSERT_TRUE(static_cast<bool>(Kept));
-    Kept->Keep = true;
+    Kept->keep();
     KeptPath = Kept->path();
   }
   std::string Stranger = TempDir::sharedParent() + "/not-kevins";
   std::filesystem::create_directories(Stranger);
   std::string Dead = abandonedDir(1 << 20);
   ASSERT_FALSE(Dead.empty());
+  // Kept on purpose by a run that was then killed: kept.
+  std::string DeadKept = abandonedDir(16, /*Kept=*/true);
+  ASSERT_FALSE(DeadKept.empty());
   ASSERT_TRUE(exists(Dead));
 
   // Made a moment ago: not yet old enough to be judged.
@@ -100,6 +106,7 @@ TEST_F(TempDirTest, SweepsOnlyDirectoriesNoProcessHolds) {
   EXPECT_FALSE(exists(Dead));
   EXPECT_TRUE(exists(Live->path()));
   EXPECT_TRUE(exists(KeptPath));
+  EXPECT_TRUE(exists(DeadKept));
   EXPECT_TRUE(exists(Stranger));
   EXPECT_NE(sweptMessage(Swept).find("removed 1 work directories (1 MiB)"),
             std::string::npos)
@@ -108,11 +115,22 @@ TEST_F(TempDirTest, SweepsOnlyDirectoriesNoProcessHolds) {
 }
 
 TEST_F(TempDirTest, MovedDirectoryStaysLocked) {
-  Expected<TempDir> Made = TempDir::create("kevin-moved");
-  ASSERT_TRUE(static_cast<bool>(Made));
-  TempDir Moved(std::move(*Made));
+  std::optional<TempDir> Moved;
+  {
+    Expected<TempDir> Made = TempDir::create("kevin-moved");
+    ASSERT_TRUE(static_cast<bool>(Made));
+    Moved.emplace(std::move(*Made));
+  } // The moved-from object is gone: only the move's fd holds the lock.
   EXPECT_EQ(TempDir::sweepAbandoned(0).Removed, 0u);
-  EXPECT_TRUE(exists(Moved.path()));
+  EXPECT_TRUE(exists(Moved->path()));
+}
+
+TEST_F(TempDirTest, UnmarkedDirectoriesStay) {
+  // A kevin that takes no locks (an older release) made it: not swept.
+  std::string Unmarked = TempDir::sharedParent() + "/kevin-run.OLDREL";
+  std::filesystem::create_directories(Unmarked);
+  EXPECT_EQ(TempDir::sweepAbandoned(0).Removed, 0u);
+  EXPECT_TRUE(exists(Unmarked));
 }
 
 } // namespace

@@ -136,8 +136,13 @@ public:
   /// unused (it serves ReferenceReuseLimit candidates, like any other).
   /// kevin serve calls it as a request arrives, so that the reference is
   /// timed while the candidates build. True when it timed it, false when
-  /// the kept timing may serve.
-  Expected<bool> timeReferenceAhead(const std::string &TaskPath);
+  /// the kept timing may serve. It gives up (an Error) once Abandon() says
+  /// so or after MaxDeviceWaitSeconds waiting for the device: the task's
+  /// first candidate then times it, and meanwhile this device's timings
+  /// wait for it.
+  Expected<bool> timeReferenceAhead(const std::string &TaskPath,
+                                    double MaxDeviceWaitSeconds,
+                                    std::function<bool()> Abandon);
   /// The tasks whose reference timing is kept.
   size_t referencesKept() const;
 
@@ -146,7 +151,8 @@ private:
   /// One candidate's timing, phase by phase (lib/Bench/Benchmark.cpp).
   struct CandidateRun;
   /// The task's reference run, made on first use (Use: counted as used by
-  /// one candidate). Its worker sets up off
+  /// one candidate; *Made set when this call made it). The run is stopped
+  /// once Abandon() says so (an Error). Its worker sets up off
   /// the device and gets its secrets once MayStart() (the device held
   /// shared); its timing waits until MayTime() (the device held alone); both
   /// are polled every few milliseconds. DeviceWaiting() tells how long they
@@ -157,10 +163,11 @@ private:
   /// Lets the least recently used references go until the kept ones fit
   /// in ReferenceDiskBytes; never Newest. With Guard held.
   void boundReferenceDisk(const ReferenceRun *Newest);
-  Expected<std::shared_ptr<ReferenceRun>> reference(const std::string &TaskPath,
-                                     bool Use, std::function<bool()> MayStart,
-                                     std::function<bool()> MayTime,
-                                     std::function<double()> DeviceWaiting);
+  Expected<std::shared_ptr<ReferenceRun>>
+  reference(const std::string &TaskPath, bool Use, bool *Made,
+            std::function<bool()> MayStart, std::function<bool()> MayTime,
+            std::function<double()> DeviceWaiting,
+            std::function<bool()> Abandon = nullptr);
   BenchOptions Options;
   uint64_t Secret = 0;
   /// Guards the members below, and a new reference's timing (the threads

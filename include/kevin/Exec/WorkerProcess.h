@@ -40,14 +40,17 @@ std::string sweptMessage(const SweptDirs &Swept);
 /// A private (0700) temporary directory, removed on destruction unless Keep
 /// is set. Every one lives in sharedParent(), which candidate workers see
 /// covered (isolateWorker in lib/Exec/Worker.cpp): no candidate sees another
-/// evaluation's directory. Its maker holds an flock on it for its life, so
-/// one that a killed process left behind can be told from one in use.
+/// evaluation's directory. Its maker holds an flock on it for its life (and
+/// marks it so, where the file system has flock), so one that a killed
+/// process left behind can be told from one in use.
 class TempDir {
 public:
   static Expected<TempDir> create(const char *Prefix = "kevin-run");
-  /// Removes the directories in sharedParent() that no process holds, older
-  /// than MinAgeSeconds (one made this instant is not locked yet), except
-  /// those kept on purpose (Keep). A kevin killed with SIGKILL, or by a
+  /// Removes the directories in sharedParent() that are marked locked and
+  /// that no process holds, older than MinAgeSeconds (one made this instant
+  /// is not locked yet), except those kept on purpose (keep()). Directories
+  /// of a kevin that takes no locks (an older release, a file system without
+  /// flock) are never marked, so never removed. A kevin killed with SIGKILL, or by a
   /// time limit, leaves its work directories (gigabytes of input sets at gpu
   /// sizes) behind; kevin serve and kevin eval sweep them as they start.
   static SweptDirs sweepAbandoned(double MinAgeSeconds = 60);
@@ -60,13 +63,17 @@ public:
   TempDir &operator=(TempDir &&) = delete;
   ~TempDir();
   const std::string &path() const { return Path; }
-  bool Keep = false;
+  /// Not removed on destruction, and never swept: marked kept at once, so a
+  /// killed run's kept directories stay too.
+  void keep();
 
 private:
   TempDir(std::string P, int LockFd) : Path(std::move(P)), LockFd(LockFd) {}
   std::string Path;
-  /// The directory, open and flock'ed while this object lives.
+  /// The directory, open and flock'ed while this object lives (-1 where the
+  /// file system has no flock).
   int LockFd = -1;
+  bool Kept = false;
 };
 
 /// The part of a worker's stdin that is made after the worker started (it

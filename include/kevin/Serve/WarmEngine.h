@@ -17,9 +17,9 @@
 //    ReferenceMaxAgeSeconds.
 //
 // A task's reference is made ahead: once a candidate of the task has passed
-// its check, threads of the engine draw the reference's outputs and time it
-// on each of Devices while the candidates build, instead of when the first
-// candidate reaches a device.
+// its check, threads of the engine draw the reference's outputs (and, on a
+// CUDA device, time it) on the first of Devices while the candidates build,
+// instead of when the first candidate reaches a device.
 //
 // Every candidate still gets a worker process of its own with every
 // isolation kevin-run gives it, its own nonce and its own secret positions.
@@ -33,6 +33,7 @@
 #include "kevin/Exec/Judge.h"
 #include "kevin/Rollout/StageScheduler.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -72,8 +73,9 @@ struct WarmEngineOptions {
   size_t ReferenceCacheBytes = defaultReferenceCacheBytes();
   /// Workers fork from a warm zygote; false: a fresh kevin-worker each.
   bool UseZygote = true;
-  /// The devices whose references are made ahead (the scheduler's); none
-  /// when empty.
+  /// The scheduler's devices; references are made ahead on the first (on
+  /// every one they would take as many times the memory, for candidates
+  /// that each run on one); none when empty.
   std::vector<std::string> Devices;
 
   /// One engine per machine keeps every task's timed reference: a batch of
@@ -88,6 +90,8 @@ struct EngineHealth {
   bool ZygoteAlive = false;
   unsigned ZygoteRestarts = 0;
   size_t ReferenceEntries = 0;
+  /// Reference outputs made since the start, ahead or by candidates.
+  size_t ReferencesMade = 0;
   size_t ReferenceBytes = 0;
   size_t ReferenceLimitBytes = 0;
   size_t TimedReferences = 0;
@@ -132,14 +136,14 @@ private:
   /// launch, for the workers' SubprocessOptions; empty without the zygote.
   ChildLauncher zygoteLauncher() const;
   JudgeOptions judgeOptions(const std::string &Device, bool BuildOnly) const;
-  /// The task's reference outputs on Device, made when none may serve;
-  /// counted as used by one candidate when Use.
+  /// The task's reference outputs on Device, made when none may serve
+  /// (*Made set then); counted as used by one candidate when Use.
   Expected<std::shared_ptr<const PreparedReference>>
-  reference(const std::string &TaskPath, const std::string &Device,
-            bool Use) const;
-  /// Queues the making of the task's reference on each of Options.Devices
-  /// (outputs, and its timing when Timed), unless it is queued or being
-  /// made already.
+  reference(const std::string &TaskPath, const std::string &Device, bool Use,
+            bool *Made = nullptr) const;
+  /// Queues the making of the task's reference on the first of
+  /// Options.Devices (outputs, and its timing when Timed and the device is
+  /// a CUDA device), unless it is queued or being made already.
   void prepareAhead(const std::string &TaskPath, bool Timed) const;
   /// The thread that makes queued references ahead, until the engine ends;
   /// not when the reference cache is full, nor kept ones that may serve.
@@ -170,6 +174,7 @@ private:
   mutable std::map<std::string, CachedReference> References;
   mutable std::map<std::string, std::shared_ptr<std::mutex>> ReferenceMaking;
   mutable uint64_t UseClock = 0;
+  mutable size_t ReferencesMade = 0;
   mutable std::mutex BenchGuard;
   mutable std::map<std::string, std::unique_ptr<Benchmarker>> Benchmarkers;
 
@@ -183,7 +188,9 @@ private:
   mutable std::vector<std::thread> AheadThreads;
   mutable size_t AheadIdle = 0;
   mutable size_t AheadMade = 0, AheadFailed = 0;
-  bool AheadStopping = false;
+  /// Set as the engine ends: queued work is dropped, a timing in progress
+  /// stops.
+  std::atomic<bool> AheadStopping{false};
 };
 
 /// The run section of a candidate whose build ahead failed: incorrect at

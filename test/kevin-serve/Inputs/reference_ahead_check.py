@@ -49,8 +49,8 @@ def main():
                                  [{"id": "checked", "task_id": LEAKY, "code": honest}]))
         print(record["id"], record["outcome"])
         cache = json.loads(call(url, "/healthz"))["reference_cache"]
-        print("after the check: made_ahead %d, ahead_pending %d, entries %d, timed_references %d" % (
-            cache["made_ahead"], cache["ahead_pending"], cache["entries"], cache["timed_references"]))
+        print("after the check: made %d, made_ahead %d, ahead_pending %d, entries %d, timed_references %d" % (
+            cache["made"], cache["made_ahead"], cache["ahead_pending"], cache["entries"], cache["timed_references"]))
 
         # kevin-check would stop it (the function is not declared): the
         # build is where it fails.
@@ -58,14 +58,14 @@ def main():
                                  [{"id": "unbuilt", "task_id": LEAKY, "code": broken}]))
         print(record["id"], record["outcome"])
         cache = settled(url)
-        print("after the build error: made_ahead %d, ahead_failed %d, entries %d, timed_references %d" % (
-            cache["made_ahead"], cache["ahead_failed"], cache["entries"], cache["timed_references"]))
+        print("after the build error: made %d, made_ahead %d, ahead_failed %d, entries %d, timed_references %d" % (
+            cache["made"], cache["made_ahead"], cache["ahead_failed"], cache["entries"], cache["timed_references"]))
 
         record = json.loads(call(url, "/v1/evaluate", [{"id": "honest", "task_id": LEAKY, "code": honest}]))
         print(record["id"], record["outcome"], record["bench"].get("ok"))
         cache = settled(url)
-        print("after the honest one: made_ahead %d, ahead_failed %d, entries %d, timed_references %d" % (
-            cache["made_ahead"], cache["ahead_failed"], cache["entries"], cache["timed_references"]))
+        print("after the honest one: made %d, made_ahead %d, ahead_failed %d, entries %d, timed_references %d" % (
+            cache["made"], cache["made_ahead"], cache["ahead_failed"], cache["entries"], cache["timed_references"]))
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
