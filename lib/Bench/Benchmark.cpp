@@ -495,11 +495,6 @@ Expected<bool>
 Benchmarker::timeReferenceAhead(const std::string &TaskPath,
                                 double MaxDeviceWaitSeconds,
                                 std::function<bool()> Abandon) {
-  {
-    std::lock_guard<std::mutex> Hold(Guard);
-    if (cachedReference(TaskPath, /*Use=*/false))
-      return false;
-  }
   Expected<DeviceLock> Lock = DeviceLock::open(Options.Device, Options.LockDir);
   if (!Lock)
     return Lock.error();
@@ -508,7 +503,8 @@ Benchmarker::timeReferenceAhead(const std::string &TaskPath,
     return Device.waitedSeconds() - Before;
   };
   // No candidate worker sets up beside it: the reference is timed as soon
-  // as the device is held alone.
+  // as the device is held alone. A kept timing that may serve is returned
+  // as it is (Made stays false).
   bool Made = false;
   Expected<std::shared_ptr<ReferenceRun>> Run = reference(
       TaskPath, /*Use=*/false, &Made,

@@ -224,6 +224,13 @@ size_t defaultReferenceCacheBytes() {
   return std::clamp(Memory / 8, size_t(2) << 30, size_t(16) << 30);
 }
 
+size_t WarmEngine::cachedReferenceBytes() const {
+  size_t Bytes = 0;
+  for (const auto &[Name, Cached] : References)
+    Bytes += Cached.Bytes;
+  return Bytes;
+}
+
 Expected<std::shared_ptr<const PreparedReference>>
 WarmEngine::reference(const std::string &TaskPath, const std::string &Device,
                       bool Use, bool *Made) const {
@@ -263,9 +270,7 @@ WarmEngine::reference(const std::string &TaskPath, const std::string &Device,
   std::lock_guard<std::mutex> Hold(CacheGuard);
   CachedReference Entry{*Prepared, Use ? 1u : 0u, referenceBytes(**Prepared),
                         ++UseClock};
-  size_t Total = Entry.Bytes;
-  for (const auto &[Name, Cached] : References)
-    Total += Cached.Bytes;
+  size_t Total = Entry.Bytes + cachedReferenceBytes();
   // The least recently used go first; the new one stays even when it alone
   // is over the bound (its judgements hold it anyway).
   while (Total > Options.ReferenceCacheBytes && !References.empty()) {
@@ -387,10 +392,7 @@ void WarmEngine::makeReferencesAhead() const {
     bool Room;
     {
       std::lock_guard<std::mutex> Cache(CacheGuard);
-      size_t Bytes = 0;
-      for (const auto &[Name, Cached] : References)
-        Bytes += Cached.Bytes;
-      Room = Bytes < Options.ReferenceCacheBytes;
+      Room = cachedReferenceBytes() < Options.ReferenceCacheBytes;
     }
     bool Ok = true, Made = false;
     if (Room) {
@@ -443,8 +445,7 @@ EngineHealth WarmEngine::health() const {
     std::lock_guard<std::mutex> Hold(CacheGuard);
     H.ReferenceEntries = References.size();
     H.ReferencesMade = ReferencesMade;
-    for (const auto &[Name, Cached] : References)
-      H.ReferenceBytes += Cached.Bytes;
+    H.ReferenceBytes = cachedReferenceBytes();
     H.ReferenceLimitBytes = Options.ReferenceCacheBytes;
   }
   H.TimedReferenceDiskLimitBytes = Options.Timing.ReferenceDiskBytes;

@@ -37,12 +37,12 @@ struct SweptDirs {
 /// or "" when none were.
 std::string sweptMessage(const SweptDirs &Swept);
 
-/// A private (0700) temporary directory, removed on destruction unless Keep
-/// is set. Every one lives in sharedParent(), which candidate workers see
-/// covered (isolateWorker in lib/Exec/Worker.cpp): no candidate sees another
-/// evaluation's directory. Its maker holds an flock on it for its life (and
-/// marks it so, where the file system has flock), so one that a killed
-/// process left behind can be told from one in use.
+/// A private (0700) temporary directory, removed on destruction unless
+/// keep() was called. Every one lives in sharedParent(), which candidate
+/// workers see covered (isolateWorker in lib/Exec/Worker.cpp): no candidate
+/// sees another evaluation's directory. Its maker holds an flock on it for
+/// its life (and marks it so, where the file system has flock), so one that
+/// a killed process left behind can be told from one in use.
 class TempDir {
 public:
   static Expected<TempDir> create(const char *Prefix = "kevin-run");
@@ -50,9 +50,10 @@ public:
   /// that no process holds, older than MinAgeSeconds (one made this instant
   /// is not locked yet), except those kept on purpose (keep()). Directories
   /// of a kevin that takes no locks (an older release, a file system without
-  /// flock) are never marked, so never removed. A kevin killed with SIGKILL, or by a
-  /// time limit, leaves its work directories (gigabytes of input sets at gpu
-  /// sizes) behind; kevin serve and kevin eval sweep them as they start.
+  /// flock) are never marked, so never removed. A kevin killed with SIGKILL,
+  /// or by a time limit, leaves its work directories (gigabytes of input
+  /// sets at gpu sizes) behind; kevin serve and kevin eval sweep them as
+  /// they start.
   static SweptDirs sweepAbandoned(double MinAgeSeconds = 60);
   /// base()/kevin-<uid>, 0700, made on demand and removed by the last
   /// TempDir in it.

@@ -73,12 +73,12 @@ private:
   std::vector<StageSpec> Build, Device, Final;
 };
 
-/// Half the cores this process may use (its CPU affinity), at least 2: a candidate's build runs two
-/// compiles at once (JudgeOptions::BuildJobs), so the builds in flight keep
-/// the cores busy without sharing them, and end one after another, each
-/// reaching the devices as soon as it can. Twice as many builds at once
-/// would take as long in all, but would end together, the devices idle
-/// until then.
+/// Half the cores this process may use (its CPU affinity), at least 2: a
+/// candidate's build runs two compiles at once (JudgeOptions::BuildJobs), so
+/// the builds in flight keep the cores busy without sharing them, and end
+/// one after another, each reaching the devices as soon as it can. Twice as
+/// many builds at once would take as long in all, but would end together,
+/// the devices idle until then.
 int defaultBuildJobs();
 
 struct SchedulerOptions {
@@ -90,11 +90,12 @@ struct SchedulerOptions {
   int DeviceJobs = 0;
 };
 
-/// On a CUDA device, one per core this process may use, from 4 to 16: set-up and
-/// correctness runs overlap there, and a run spends seconds off the device
-/// (torch's profiler starting, moving tensors), so the H200 machine's 16
-/// cores judge 16 at once (docs/EvalThroughput.md measures 8 against 16).
-/// 1 on the CPU, where every run competes for the cores a timing loop uses.
+/// On a CUDA device, one per core this process may use, from 4 to 16:
+/// set-up and correctness runs overlap there, and a run spends seconds off
+/// the device (torch's profiler starting, moving tensors), so the H200
+/// machine's 16 cores judge 16 at once (docs/EvalThroughput.md measures 8
+/// against 16). 1 on the CPU, where every run competes for the cores a
+/// timing loop uses.
 int defaultDeviceJobs(const std::string &Device);
 
 /// What a submitted record becomes: the finished record, or the Error that

@@ -145,6 +145,8 @@ private:
   /// Options.Devices (outputs, and its timing when Timed and the device is
   /// a CUDA device), unless it is queued or being made already.
   void prepareAhead(const std::string &TaskPath, bool Timed) const;
+  /// The bytes of the cached reference outputs; with CacheGuard held.
+  size_t cachedReferenceBytes() const;
   /// The thread that makes queued references ahead, until the engine ends;
   /// not when the reference cache is full, nor kept ones that may serve.
   void makeReferencesAhead() const;
@@ -179,7 +181,7 @@ private:
   mutable std::map<std::string, std::unique_ptr<Benchmarker>> Benchmarkers;
 
   /// References to make ahead ({device, task path}), queued or being made;
-  /// their threads (at most AheadThreads), started on demand.
+  /// their threads (at most AheadThreadLimit), started on demand.
   mutable std::mutex AheadGuard;
   mutable std::condition_variable AheadWake;
   mutable std::deque<std::pair<std::pair<std::string, std::string>, bool>>
