@@ -162,6 +162,15 @@ CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
   return S;
 }
 
+void CallTimer::moveFlush() {
+  if (Cuda)
+    Flush = at::empty_like(Flush);
+}
+
+uintptr_t CallTimer::flushAddress() const {
+  return Cuda ? reinterpret_cast<uintptr_t>(Flush.data_ptr()) : 0;
+}
+
 void CallTimer::settle(double Ms) {
   py::gil_scoped_release Release; // a Python late writer may run meanwhile
   std::this_thread::sleep_for(

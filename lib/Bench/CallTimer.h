@@ -71,6 +71,12 @@ public:
   /// Waits, then synchronizes: what a late writer had time to do is done.
   void settle(double Ms);
 
+  /// On CUDA, writes the flush into a new allocation and frees the old one:
+  /// a timing round in a fresh placement moves the flush too.
+  void moveFlush();
+  /// The flush's device address (0 on the CPU).
+  uintptr_t flushAddress() const;
+
 private:
   bool Cuda = false;
   std::optional<CudaRuntime> Runtime;

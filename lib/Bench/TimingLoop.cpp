@@ -9,6 +9,8 @@
 #include "TimingLoop.h"
 #include "kevin/Support/Clock.h"
 
+#include <torch/csrc/autograd/python_variable.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -122,13 +124,41 @@ Placement freshPlacement(py::module_ &Prelude, const Placement &First,
   return P;
 }
 
-/// One round's timed calls, as the three clocks saw them, and each call's
-/// launch cover.
+/// One round's timed calls, as the three clocks saw them, each call's
+/// launch cover, and where the round's memory lay.
 struct RoundSamples {
   Json Ms = Json::array(), Synced = Json::array(), Host = Json::array(),
        Cover = Json::array();
+  Json Placement = Json::object();
   std::vector<double> Samples;
 };
+
+/// The address of the first tensor with storage among Items, which is a
+/// tensor or a list or tuple of objects (0: none).
+uintptr_t firstTensorAddress(const py::handle &Items) {
+  std::vector<py::handle> All;
+  if (py::isinstance<py::tuple>(Items) || py::isinstance<py::list>(Items))
+    for (py::handle H : Items)
+      All.push_back(H);
+  else
+    All.push_back(Items);
+  for (py::handle H : All)
+    if (THPVariable_Check(H.ptr())) {
+      at::Tensor T = fromPython(H);
+      if (T.has_storage())
+        return reinterpret_cast<uintptr_t>(T.data_ptr());
+    }
+  return 0;
+}
+
+/// Where a round's first timed call read its first input, wrote its first
+/// output and flushed L2 (rounds_placement: whether the placements differ).
+Json placementOf(const CallTimer &Timer, const py::list &Args,
+                 const CallTimer::Sample &S) {
+  return {{"input", firstTensorAddress(Args)},
+          {"output", firstTensorAddress(S.Out)},
+          {"flush", Timer.flushAddress()}};
+}
 
 /// What the rounds share: the thread census and the audits (first round).
 struct LoopState {
@@ -164,9 +194,11 @@ RoundSamples timeRound(CallTimer &Timer, const Placement &P,
     if (AuditsDone && Plan.Rule.shouldStop(R.Samples, TimedSeconds))
       break;
     auto CallStart = SteadyClock::now();
-    CallTimer::Sample S =
-        Timer.call(P.Model, P.Pool[Trial++ % P.Pool.size()], false);
+    const py::list &Args = P.Pool[Trial++ % P.Pool.size()];
+    CallTimer::Sample S = Timer.call(P.Model, Args, false);
     TimedSeconds += secondsSince(CallStart);
+    if (R.Samples.empty())
+      R.Placement = placementOf(Timer, Args, S);
     State.MaxThreads = std::max(State.MaxThreads, S.Threads);
     R.Samples.push_back(S.Ms);
     R.Ms.push_back(S.Ms);
@@ -200,10 +232,15 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Medians.push_back(summarize(Rounds.back().Samples).Median);
   Placement Current; // the latest fresh placement, alive while it is timed
   while (!Plan.Rounds.settled(Medians)) {
+    // The last round's copies are freed first, and the allocator gives
+    // their blocks back (fresh_placement), so that the new copies, the
+    // flush and the outputs all land elsewhere.
+    Current = Placement();
     try {
       Current = freshPlacement(Prelude, First, Device,
                                static_cast<unsigned>(Rounds.size()));
-    } catch (py::error_already_set &E) { // e.g. no memory for the copies
+      Timer.moveFlush();
+    } catch (const std::exception &E) { // e.g. no memory for the copies
       Out["round_error"] = std::string(E.what()).substr(0, 500);
       break;
     }
@@ -217,6 +254,9 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Out["host_ms"] = Rounds[Kept].Host;
   Out["cover_ms"] = Rounds[Kept].Cover;
   Out["rounds_ms"] = Medians;
+  Out["rounds_placement"] = Json::array();
+  for (const RoundSamples &R : Rounds)
+    Out["rounds_placement"].push_back(R.Placement);
   Out["audit_ms"] = State.AuditTimes;
   Out["audit_late_writes"] = State.AuditLate;
   Out["warmups"] = Warmups;

@@ -221,8 +221,14 @@ def fresh_placement(model, pool, device, spacer_bytes):
     """kevin-bench's next timing round: the pool's tensors cloned and a copy
     of the model, both in new device allocations made after a spacer of
     spacer_bytes, so that the round does not inherit the memory placement of
-    the one before. Returns (model, pool, spacer); a model that cannot be
-    copied is reused as it is."""
+    the one before. On CUDA the caching allocator first gives its free blocks
+    back to the device: what the model allocates in the round (its outputs)
+    then lands in new allocations too, not in the blocks it used before.
+    Returns (model, pool, spacer); a model that cannot be copied is reused as
+    it is."""
+    if device.startswith("cuda"):
+        torch.cuda.synchronize(device)
+        torch.cuda.empty_cache()
     spacer = torch.empty(spacer_bytes, dtype=torch.uint8, device=device)
     fresh = [[a.clone() if isinstance(a, torch.Tensor) else a for a in args]
              for args in pool]
