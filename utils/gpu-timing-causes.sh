@@ -16,14 +16,20 @@
 #              a kernel whose placements differ (KERNELS=level1/89_cumsum),
 #   fastest10  as rounds10, with the fastest round kept (--round-keep
 #              fastest: rounds until two agree) instead of the middle one,
-# and prints, per kernel and experiment, the speedup spread and the range of
-# the reference's and the candidate's kept medians. Concurrency alone, a busy
+# and prints, per kernel and experiment, the speedup spread, the range of
+# the reference's and the candidate's kept medians, and the widest spread of
+# one process's candidate rounds (its placements). Concurrency alone, a busy
 # host, or a late first launch: the rows tell them apart. On the H200 each
 # takes about 100-160 s (LIMIT each): split them over calls with EXPERIMENTS.
 #
+# BIN (default build-gpu/bin) picks the kevin-bench, TAG is appended to each
+# experiment's name: two trees' kevin-bench side by side in one run, e.g.
+# BIN=build-base-src/build-gpu/bin TAG=-base (utils/gpu-placement.sh).
+#
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
 #        (pool1, rounds10 and fastest10 on request)
-#        [CPU_LOAD=16] [LIMIT=160] utils/gpu-timing-causes.sh
+#        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
+# EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,20 +51,23 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     pool1) ARGS=(--bench-args=--pool=1) ;;
     rounds10) ARGS=(--bench-args=--rounds=10) ;;
     fastest10) ARGS=(--bench-args=--rounds=10,--round-keep=fastest) ;;
+    none) continue ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
-  rm -rf "${OUT:?}/$EXPERIMENT"
+  NAME=$EXPERIMENT${TAG:-}
+  rm -rf "${OUT:?}/$NAME"
   kevin_clear_stale_work_dirs bench reference
-  mkdir -p "$OUT/$EXPERIMENT"
-  timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "$ROOT/build-gpu/bin" --kernels "$KERNELS" \
-    --steps repeat --out "$OUT/$EXPERIMENT" "${ARGS[@]}" > "$OUT/$EXPERIMENT/bench-timing.log" 2>&1 ||
-    echo "gpu-timing-causes: $EXPERIMENT did not finish within ${LIMIT:-160} s" >&2
+  mkdir -p "$OUT/$NAME"
+  timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "${BIN:-$ROOT/build-gpu/bin}" \
+    --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
+    echo "gpu-timing-causes: $NAME did not finish within ${LIMIT:-160} s" >&2
 done
 "$PYTHON" - "$OUT" <<'PY'
 # One row per kernel and experiment, from the repeats each wrote.
 import glob, json, os, sys
 out = sys.argv[1]
-print("%-48s %-11s %5s %8s %21s %21s" % ("kernel", "experiment", "procs", "spread", "reference ms", "candidate ms"))
+print("%-48s %-16s %5s %8s %21s %21s %11s" % ("kernel", "experiment", "procs", "spread", "reference ms",
+                                             "candidate ms", "cand rounds"))
 for experiment in sorted(os.listdir(out)):
     found = {}
     for path in sorted(glob.glob(os.path.join(out, experiment, "bench-repeat-*.jsonl"))):
@@ -68,12 +77,13 @@ for experiment in sorted(os.listdir(out)):
     for task, benches in sorted(found.items()):
         timed = [b for b in benches if b.get("speedup")]
         if not timed:
-            print("%-48s %-11s no timing" % (task[:48], experiment))
+            print("%-48s %-16s no timing" % (task[:48], experiment))
             continue
         speedups = [b["speedup"] for b in timed]
         ref = [b["reference"]["median_ms"] for b in timed]
         cand = [b["candidate"]["median_ms"] for b in timed]
-        print("%-48s %-11s %5d %7.2f%% %10.4f-%-10.4f %10.4f-%-10.4f" % (
+        rounds = max(max(r) / min(r) - 1 for r in (b["candidate"].get("rounds_ms") or [1.0] for b in timed))
+        print("%-48s %-16s %5d %7.2f%% %10.4f-%-10.4f %10.4f-%-10.4f %10.2f%%" % (
             task[:48], experiment, len(timed), 100 * (max(speedups) / min(speedups) - 1),
-            min(ref), max(ref), min(cand), max(cand)))
+            min(ref), max(ref), min(cand), max(cand), 100 * rounds))
 PY
