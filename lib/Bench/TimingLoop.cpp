@@ -112,10 +112,8 @@ Placement freshPlacement(py::module_ &Prelude, const Placement &First,
   py::list Pool;
   for (const py::list &Args : First.Pool)
     Pool.append(Args);
-  // A spacer of a different size each round shifts where the copies land.
-  size_t SpacerBytes = (size_t(2) * Round + 1) << 20;
-  py::tuple Made = Prelude.attr("fresh_placement")(First.Model, Pool, Device,
-                                                   SpacerBytes);
+  py::tuple Made =
+      Prelude.attr("fresh_placement")(First.Model, Pool, Device, Round);
   Placement P;
   P.Model = Made[0];
   for (py::handle Args : Made[1].cast<py::list>())

@@ -217,18 +217,22 @@ def compile_model(model):
     return torch.compile(model)
 
 
-def fresh_placement(model, pool, device, spacer_bytes):
-    """kevin-bench's next timing round: the pool's tensors cloned and a copy
-    of the model, both in new device allocations made after a spacer of
-    spacer_bytes, so that the round does not inherit the memory placement of
-    the one before. On CUDA the caching allocator first gives its free blocks
-    back to the device: what the model allocates in the round (its outputs)
-    then lands in new allocations too, not in the blocks it used before.
-    Returns (model, pool, spacer); a model that cannot be copied is reused as
-    it is."""
+def fresh_placement(model, pool, device, round_index):
+    """kevin-bench's timing round round_index (1 after the first): the pool's
+    tensors cloned and a copy of the model, both in new allocations made
+    after a spacer that differs from round to round, so that the round does
+    not inherit the memory placement of the ones before. On CUDA the caching
+    allocator first gives its free blocks back to the device, and the spacer
+    grows by a GiB a round (at most a quarter of the device's free memory):
+    the copies, and what the model allocates in the round (its outputs),
+    then lie in device memory the rounds before did not use. Returns (model,
+    pool, spacer); a model that cannot be copied is reused as it is."""
+    spacer_bytes = (2 * round_index + 1) << 20
     if device.startswith("cuda"):
         torch.cuda.synchronize(device)
         torch.cuda.empty_cache()
+        free_bytes = torch.cuda.mem_get_info(device)[0]
+        spacer_bytes += min(round_index << 30, free_bytes // 4)
     spacer = torch.empty(spacer_bytes, dtype=torch.uint8, device=device)
     fresh = [[a.clone() if isinstance(a, torch.Tensor) else a for a in args]
              for args in pool]
