@@ -16,6 +16,9 @@
 #              a kernel whose placements differ (KERNELS=level1/89_cumsum),
 #   fastest10  as rounds10, with the fastest round kept (--round-keep
 #              fastest: rounds until two agree) instead of the middle one,
+#   pool1r10, pool2r10  as rounds10 with one or two input sets per round:
+#              whether a round's speed depends on where its one set lies, or
+#              on the calls moving between sets,
 # and prints, per kernel and experiment, the speedup spread, the range of
 # the reference's and the candidate's kept medians, and the widest spread of
 # one process's candidate rounds (its placements). Concurrency alone, a busy
@@ -27,7 +30,7 @@
 # BIN=build-base-src/build-gpu/bin TAG=-base (utils/gpu-placement.sh).
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
-#        (pool1, rounds10 and fastest10 on request)
+#        (pool1, rounds10, fastest10, pool1r10 and pool2r10 on request)
 #        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
 # EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
@@ -51,6 +54,8 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     pool1) ARGS=(--bench-args=--pool=1) ;;
     rounds10) ARGS=(--bench-args=--rounds=10) ;;
     fastest10) ARGS=(--bench-args=--rounds=10,--round-keep=fastest) ;;
+    pool1r10) ARGS=(--bench-args=--pool=1,--rounds=10) ;;
+    pool2r10) ARGS=(--bench-args=--pool=2,--rounds=10) ;;
     none) continue ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
