@@ -20,8 +20,9 @@
 #              whether a round's speed depends on where its one set lies, or
 #              on the calls moving between sets,
 # and prints, per kernel and experiment, the speedup spread, the range of
-# the reference's and the candidate's kept medians, and the widest spread of
-# one process's candidate rounds (its placements). Concurrency alone, a busy
+# the reference's and the candidate's kept medians, the widest spread of
+# one process's candidate rounds (its placements), and the range of the SM
+# clock and the temperature the device reported at the end of those rounds. Concurrency alone, a busy
 # host, or a late first launch: the rows tell them apart. On the H200 each
 # takes about 100-160 s (LIMIT each): split them over calls with EXPERIMENTS.
 #
@@ -71,8 +72,8 @@ done
 # One row per kernel and experiment, from the repeats each wrote.
 import glob, json, os, sys
 out = sys.argv[1]
-print("%-48s %-16s %5s %8s %21s %21s %11s" % ("kernel", "experiment", "procs", "spread", "reference ms",
-                                             "candidate ms", "cand rounds"))
+print("%-48s %-16s %5s %8s %21s %21s %11s %11s %7s" % (
+    "kernel", "experiment", "procs", "spread", "reference ms", "candidate ms", "cand rounds", "sm MHz", "temp C"))
 for experiment in sorted(os.listdir(out)):
     found = {}
     for path in sorted(glob.glob(os.path.join(out, experiment, "bench-repeat-*.jsonl"))):
@@ -88,7 +89,12 @@ for experiment in sorted(os.listdir(out)):
         ref = [b["reference"]["median_ms"] for b in timed]
         cand = [b["candidate"]["median_ms"] for b in timed]
         rounds = max(max(r) / min(r) - 1 for r in (b["candidate"].get("rounds_ms") or [1.0] for b in timed))
-        print("%-48s %-16s %5d %7.2f%% %10.4f-%-10.4f %10.4f-%-10.4f %10.2f%%" % (
+        states = [s for b in timed for s in b["candidate"].get("rounds_device") or [] if s]
+
+        def span(key):
+            seen = [s[key] for s in states if key in s]
+            return "%d-%d" % (min(seen), max(seen)) if seen else "-"
+        print("%-48s %-16s %5d %7.2f%% %10.4f-%-10.4f %10.4f-%-10.4f %10.2f%% %11s %7s" % (
             task[:48], experiment, len(timed), 100 * (max(speedups) / min(speedups) - 1),
-            min(ref), max(ref), min(cand), max(cand), 100 * rounds))
+            min(ref), max(ref), min(cand), max(cand), 100 * rounds, span("sm_mhz"), span("temperature_c")))
 PY

@@ -84,6 +84,7 @@ Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
   if (!Rt)
     return Rt.error();
   T.Runtime = *Rt;
+  T.Monitor = DeviceMonitor::open(T.Runtime->pciBusId());
   T.Stream = reinterpret_cast<CudaRuntime::Stream>(
       Prelude.attr("use_timing_stream")(Device).cast<uintptr_t>());
   // Before any candidate code: a limit the device starts with, or keeps
@@ -169,6 +170,10 @@ void CallTimer::moveFlush() {
 
 uintptr_t CallTimer::flushAddress() const {
   return Cuda ? reinterpret_cast<uintptr_t>(Flush.data_ptr()) : 0;
+}
+
+Json CallTimer::deviceState() const {
+  return Monitor ? Monitor->read() : Json();
 }
 
 void CallTimer::settle(double Ms) {

@@ -16,6 +16,7 @@
 #define KEVIN_LIB_BENCH_CALLTIMER_H
 
 #include "CudaRuntime.h"
+#include "DeviceState.h"
 #include "kevin/Exec/WorkerSupport.h"
 
 #include <optional>
@@ -76,10 +77,14 @@ public:
   void moveFlush();
   /// The flush's device address (0 on the CPU).
   uintptr_t flushAddress() const;
+  /// What the driver reports of the device now (DeviceMonitor::read); null
+  /// on the CPU, or where the driver's library cannot be found.
+  Json deviceState() const;
 
 private:
   bool Cuda = false;
   std::optional<CudaRuntime> Runtime;
+  std::optional<DeviceMonitor> Monitor;
   CudaRuntime::Stream Stream = nullptr;
   CudaRuntime::Event CoverStart = nullptr, Start = nullptr,
                      EndStream = nullptr, EndDevice = nullptr;

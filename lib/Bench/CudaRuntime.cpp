@@ -55,6 +55,8 @@ Expected<CudaRuntime> CudaRuntime::find() {
   bind(R.CtxResetPersistingL2Cache, "cudaCtxResetPersistingL2Cache");
   bind(R.DeviceSetLimit, "cudaDeviceSetLimit");
   bind(R.DeviceGetLimit, "cudaDeviceGetLimit");
+  bind(R.GetDevice, "cudaGetDevice");
+  bind(R.DeviceGetPCIBusId, "cudaDeviceGetPCIBusId");
   return R;
 }
 
@@ -94,6 +96,15 @@ bool CudaRuntime::resetPersistingL2(size_t Floor) const {
   if (CtxResetPersistingL2Cache)
     CtxResetPersistingL2Cache();
   return true;
+}
+
+std::string CudaRuntime::pciBusId() const {
+  int Device = 0;
+  char Id[64] = {0};
+  if (!GetDevice || !DeviceGetPCIBusId || GetDevice(&Device) != 0 ||
+      DeviceGetPCIBusId(Id, sizeof(Id), Device) != 0)
+    return "";
+  return Id;
 }
 
 } // namespace worker

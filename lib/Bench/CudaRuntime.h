@@ -13,6 +13,7 @@
 #include "kevin/Support/Error.h"
 
 #include <cstdint>
+#include <string>
 
 namespace kevin {
 namespace worker {
@@ -42,6 +43,9 @@ public:
   /// that did not ask for persistence. Floor is what a reset leaves on this
   /// device before any candidate code ran (normally 0).
   bool resetPersistingL2(size_t Floor) const;
+  /// The current device's PCI bus id ("0000:1B:00.0"); empty when it
+  /// cannot be read.
+  std::string pciBusId() const;
 
 private:
   using Status = int;
@@ -54,6 +58,8 @@ private:
   Status (*CtxResetPersistingL2Cache)() = nullptr;
   Status (*DeviceSetLimit)(int, size_t) = nullptr;
   Status (*DeviceGetLimit)(size_t *, int) = nullptr;
+  Status (*GetDevice)(int *) = nullptr;
+  Status (*DeviceGetPCIBusId)(char *, int, int) = nullptr;
 };
 
 } // namespace worker

@@ -128,6 +128,7 @@ struct RoundSamples {
   Json Ms = Json::array(), Synced = Json::array(), Host = Json::array(),
        Cover = Json::array();
   Json Placement = Json::object();
+  Json Device; ///< the device's clocks and heat as the round ended
   std::vector<double> Samples;
 };
 
@@ -207,6 +208,7 @@ RoundSamples timeRound(CallTimer &Timer, const Placement &P,
     if (R.Samples.size() >= 4 * Plan.Rule.MaxTrials)
       break;
   }
+  R.Device = Timer.deviceState();
   return R;
 }
 
@@ -252,9 +254,11 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Out["host_ms"] = Rounds[Kept].Host;
   Out["cover_ms"] = Rounds[Kept].Cover;
   Out["rounds_ms"] = Medians;
-  Out["rounds_placement"] = Json::array();
-  for (const RoundSamples &R : Rounds)
+  Out["rounds_placement"] = Out["rounds_device"] = Json::array();
+  for (const RoundSamples &R : Rounds) {
     Out["rounds_placement"].push_back(R.Placement);
+    Out["rounds_device"].push_back(R.Device);
+  }
   Out["audit_ms"] = State.AuditTimes;
   Out["audit_late_writes"] = State.AuditLate;
   Out["warmups"] = Warmups;

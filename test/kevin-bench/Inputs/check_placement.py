@@ -1,10 +1,11 @@
 #===-- check_placement.py - where a kevin-bench record's rounds lay ------===#
 #
 # Reads one kevin-bench record on stdin; for each side prints how many
-# rounds have a placement, and whether the L2 flush and the first output
-# lay elsewhere in every round than in the round before ("moved"), never
-# ("stayed"), or only at times ("partly"); a flush at address 0 (the CPU's)
-# is "none".
+# rounds have a placement, whether the L2 flush and the first output lay
+# elsewhere in every round than in the round before ("moved"), never
+# ("stayed"), or only at times ("partly"; a flush at address 0, the CPU's,
+# is "none"), and whether every round has the device's SM clock ("device
+# read") or none has a device state ("device none").
 #===----------------------------------------------------------------------===#
 import json
 import sys
@@ -20,9 +21,16 @@ def moves(addresses):
     return "moved" if all(changed) else "stayed" if not any(changed) else "partly"
 
 
+def device(states):
+    if all(s is None for s in states):
+        return "none"
+    return "read" if all(s and s.get("sm_mhz", 0) > 0 for s in states) else "partly read"
+
+
 for side in ("reference", "candidate"):
     placements = bench[side]["rounds_placement"]
-    assert len(placements) == len(bench[side]["rounds_ms"]), bench[side]
-    print("%s: %d placements, flush %s, output %s" % (
+    states = bench[side]["rounds_device"]
+    assert len(placements) == len(states) == len(bench[side]["rounds_ms"]), bench[side]
+    print("%s: %d placements, flush %s, output %s, device %s" % (
         side, len(placements), moves([p["flush"] for p in placements]),
-        moves([p["output"] for p in placements])))
+        moves([p["output"] for p in placements]), device(states)))
