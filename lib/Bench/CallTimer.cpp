@@ -31,15 +31,19 @@ unsigned threadCount() {
   return N;
 }
 
-std::vector<at::Tensor> outputTensors(const py::object &Out) {
+std::vector<py::handle> itemsOf(const py::handle &Obj) {
   std::vector<py::handle> Items;
-  if (py::isinstance<py::tuple>(Out) || py::isinstance<py::list>(Out))
-    for (py::handle H : Out)
+  if (py::isinstance<py::tuple>(Obj) || py::isinstance<py::list>(Obj))
+    for (py::handle H : Obj)
       Items.push_back(H);
   else
-    Items.push_back(Out);
+    Items.push_back(Obj);
+  return Items;
+}
+
+std::vector<at::Tensor> outputTensors(const py::object &Out) {
   std::vector<at::Tensor> Tensors;
-  for (py::handle H : Items) {
+  for (py::handle H : itemsOf(Out)) {
     if (!THPVariable_CheckExact(H.ptr()))
       throw std::runtime_error("TypeError: forward returned something other "
                                "than a plain torch.Tensor");

@@ -29,6 +29,9 @@ namespace worker {
 /// Entries of /proc/self/task: the threads of this process.
 unsigned threadCount();
 
+/// The items of a tuple or list, or Obj itself when it is neither.
+std::vector<py::handle> itemsOf(const py::handle &Obj);
+
 /// The tensors of a forward result (a tensor, or a tuple/list of them).
 std::vector<at::Tensor> outputTensors(const py::object &Out);
 

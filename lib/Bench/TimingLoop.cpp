@@ -135,13 +135,7 @@ struct RoundSamples {
 /// The address of the first tensor with storage among Items, which is a
 /// tensor or a list or tuple of objects (0: none).
 uintptr_t firstTensorAddress(const py::handle &Items) {
-  std::vector<py::handle> All;
-  if (py::isinstance<py::tuple>(Items) || py::isinstance<py::list>(Items))
-    for (py::handle H : Items)
-      All.push_back(H);
-  else
-    All.push_back(Items);
-  for (py::handle H : All)
+  for (py::handle H : itemsOf(Items))
     if (THPVariable_Check(H.ptr())) {
       at::Tensor T = fromPython(H);
       if (T.has_storage())
