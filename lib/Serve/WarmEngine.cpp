@@ -76,8 +76,6 @@ WarmEngine::WarmEngine(WarmEngineOptions O)
     : Options(std::move(O)), Tools(Options.ToolsDir, Options.StageTimeoutSeconds) {}
 
 WarmEngine::~WarmEngine() {
-  if (FirstZygote.joinable())
-    FirstZygote.join();
   {
     std::lock_guard<std::mutex> Hold(AheadGuard);
     AheadStopping = true;
@@ -103,21 +101,11 @@ WarmEngine::start(WarmEngineOptions Options) {
   if (Error E = Engine->Tools.verify(Needed))
     return E;
   if (Engine->Options.UseZygote) {
-    // Importing torch takes seconds (8 on the H200's machine): the first
-    // zygote starts in the background. Should it fail, the first launch
-    // tries again and reports why.
     Engine->ZygoteStarter = std::make_unique<TaskThread>();
-    WarmEngine *E = Engine.get();
-    E->ZygoteStarting = true;
-    E->FirstZygote = std::thread([E] {
-      {
-        std::lock_guard<std::mutex> Hold(E->ZygoteGuard);
-        if (!E->Warm)
-          if (Expected<std::unique_ptr<Zygote>> Started = E->startZygote())
-            E->Warm = std::move(*Started);
-      }
-      E->ZygoteStarting = false;
-    });
+    Expected<std::unique_ptr<Zygote>> Started = Engine->startZygote();
+    if (!Started)
+      return Started.error();
+    Engine->Warm = std::move(*Started);
   }
   return Engine;
 }
@@ -448,9 +436,7 @@ Expected<Json> WarmEngine::runFinalStages(const Json &Record) const {
 
 EngineHealth WarmEngine::health() const {
   EngineHealth H;
-  // Not waiting for a first zygote that is still starting.
-  H.ZygoteStarting = ZygoteStarting;
-  if (!H.ZygoteStarting) {
+  {
     std::lock_guard<std::mutex> Hold(ZygoteGuard);
     H.ZygoteAlive = Warm && Warm->alive();
     H.ZygoteRestarts = ZygoteRestarts;

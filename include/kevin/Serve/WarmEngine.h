@@ -88,9 +88,6 @@ struct WarmEngineOptions {
 /// What the engine holds, for /healthz.
 struct EngineHealth {
   bool ZygoteAlive = false;
-  /// The first zygote is still importing torch (the engine's start does not
-  /// wait for it).
-  bool ZygoteStarting = false;
   unsigned ZygoteRestarts = 0;
   size_t ReferenceEntries = 0;
   /// Reference outputs made since the start, ahead or by candidates.
@@ -170,11 +167,6 @@ private:
   /// threads that find one dead run niced (run), as the zygote forks the
   /// timing workers at its own.
   std::unique_ptr<TaskThread> ZygoteStarter;
-  /// Starts the first zygote, holding ZygoteGuard, while the engine's user
-  /// goes on (kevin serve listens, checks and builds run): the first launch
-  /// waits for it.
-  std::thread FirstZygote;
-  std::atomic<bool> ZygoteStarting{false};
   mutable std::mutex ZygoteGuard;
   mutable std::unique_ptr<Zygote> Warm;
   mutable unsigned ZygoteRestarts = 0;
