@@ -88,9 +88,10 @@ Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
   if (!Rt)
     return Rt.error();
   T.Runtime = *Rt;
-  T.Monitor = DeviceMonitor::open(T.Runtime->pciBusId());
   T.Stream = reinterpret_cast<CudaRuntime::Stream>(
       Prelude.attr("use_timing_stream")(Device).cast<uintptr_t>());
+  // After use_timing_stream, which makes Device the current device.
+  T.Monitor = DeviceMonitor::open(T.Runtime->pciBusId());
   // Before any candidate code: a limit the device starts with, or keeps
   // through a reset, is the machine's, not the candidate's.
   Environment["l2_persisting_limit_at_start"] = T.Runtime->persistingL2Limit();
@@ -133,6 +134,7 @@ CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
     // launch latency is hidden (one flush: as in triton's do_bench).
     // CoverStart times the cover: escaped work that runs beside it ends
     // before Start, yet slows the flushes.
+    restoreFlush(); // when a fresh placement failed after releasing it
     PersistingResets += Runtime->resetPersistingL2(PersistingFloor);
     Runtime->synchronizeDevice();
     Runtime->record(CoverStart, Stream);
@@ -167,13 +169,23 @@ CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
   return S;
 }
 
-void CallTimer::moveFlush() {
-  if (Cuda)
-    Flush = at::empty_like(Flush);
+void CallTimer::releaseFlush() {
+  if (!Cuda || !Flush.defined())
+    return;
+  FlushSizes = Flush.sizes().vec();
+  FlushOptions = Flush.options();
+  Flush = at::Tensor();
+}
+
+void CallTimer::restoreFlush() {
+  if (Cuda && !Flush.defined())
+    Flush = at::empty(FlushSizes, FlushOptions);
 }
 
 uintptr_t CallTimer::flushAddress() const {
-  return Cuda ? reinterpret_cast<uintptr_t>(Flush.data_ptr()) : 0;
+  return Cuda && Flush.defined()
+             ? reinterpret_cast<uintptr_t>(Flush.data_ptr())
+             : 0;
 }
 
 Json CallTimer::deviceState() const {

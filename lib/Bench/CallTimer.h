@@ -75,10 +75,13 @@ public:
   /// Waits, then synchronizes: what a late writer had time to do is done.
   void settle(double Ms);
 
-  /// On CUDA, writes the flush into a new allocation and frees the old one:
-  /// a timing round in a fresh placement moves the flush too.
-  void moveFlush();
-  /// The flush's device address (0 on the CPU).
+  /// On CUDA, frees the flush, so that the allocator can give its block
+  /// back: a timing round in a fresh placement moves the flush too. The
+  /// next call restores it if restoreFlush has not.
+  void releaseFlush();
+  /// Allocates the flush again after releaseFlush (of the same size).
+  void restoreFlush();
+  /// The flush's device address (0 on the CPU or while released).
   uintptr_t flushAddress() const;
   /// What the driver reports of the device now (DeviceMonitor::read); null
   /// on the CPU, or where the driver's library cannot be found.
@@ -92,6 +95,9 @@ private:
   CudaRuntime::Event CoverStart = nullptr, Start = nullptr,
                      EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
+  /// The flush's shape and options while it is released.
+  std::vector<int64_t> FlushSizes;
+  at::TensorOptions FlushOptions;
   /// Flushes queued ahead of each call (the launch cover).
   unsigned CoverFlushes = 1;
   unsigned PersistingResets = 0;

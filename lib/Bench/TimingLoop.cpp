@@ -136,10 +136,14 @@ struct RoundSamples {
 /// tensor or a list or tuple of objects (0: none).
 uintptr_t firstTensorAddress(const py::handle &Items) {
   for (py::handle H : itemsOf(Items))
-    if (THPVariable_Check(H.ptr())) {
+    if (THPVariable_CheckExact(H.ptr())) {
       at::Tensor T = fromPython(H);
-      if (T.has_storage())
-        return reinterpret_cast<uintptr_t>(T.data_ptr());
+      try {
+        if (T.has_storage())
+          return reinterpret_cast<uintptr_t>(T.data_ptr());
+      } catch (const std::exception &) { // a tensor without data (meta)
+      }
+      return 0;
     }
   return 0;
 }
@@ -226,14 +230,15 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Medians.push_back(summarize(Rounds.back().Samples).Median);
   Placement Current; // the latest fresh placement, alive while it is timed
   while (!Plan.Rounds.settled(Medians)) {
-    // The last round's copies are freed first, and the allocator gives
-    // their blocks back (fresh_placement), so that the new copies, the
-    // flush and the outputs all land elsewhere.
+    // The last round's copies and the flush are freed first, and the
+    // allocator gives their blocks back (fresh_placement), so that the new
+    // copies, the flush and the outputs all land elsewhere.
     Current = Placement();
+    Timer.releaseFlush();
     try {
       Current = freshPlacement(Prelude, First, Device,
                                static_cast<unsigned>(Rounds.size()));
-      Timer.moveFlush();
+      Timer.restoreFlush();
     } catch (const std::exception &E) { // e.g. no memory for the copies
       Out["round_error"] = std::string(E.what()).substr(0, 500);
       break;
@@ -248,7 +253,8 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
   Out["host_ms"] = Rounds[Kept].Host;
   Out["cover_ms"] = Rounds[Kept].Cover;
   Out["rounds_ms"] = Medians;
-  Out["rounds_placement"] = Out["rounds_device"] = Json::array();
+  Out["rounds_placement"] = Json::array();
+  Out["rounds_device"] = Json::array();
   for (const RoundSamples &R : Rounds) {
     Out["rounds_placement"].push_back(R.Placement);
     Out["rounds_device"].push_back(R.Device);

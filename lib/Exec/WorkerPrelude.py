@@ -222,10 +222,11 @@ def fresh_placement(model, pool, device, round_index):
     tensors cloned and a copy of the model, both in new allocations made
     after a spacer that differs from round to round, so that the round does
     not inherit the memory placement of the ones before. On CUDA the caching
-    allocator first gives its free blocks back to the device, and the spacer
-    grows by a GiB a round (at most a quarter of the device's free memory):
-    the copies, and what the model allocates in the round (its outputs),
-    then lie in device memory the rounds before did not use. Returns (model,
+    allocator first gives its free blocks back to the device (the caller has
+    freed the last round's copies and its L2 flush), and the spacer grows by
+    a GiB a round (at most a quarter of the device's free memory): the
+    copies, and what the model allocates in the round (its outputs), then
+    lie in device memory the rounds before did not use. Returns (model,
     pool, spacer); a model that cannot be copied is reused as it is."""
     spacer_bytes = (2 * round_index + 1) << 20
     if device.startswith("cuda"):
