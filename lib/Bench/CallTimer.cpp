@@ -102,10 +102,9 @@ Expected<CallTimer> CallTimer::create(py::module_ &Prelude,
     FlushBytes = std::max<size_t>(
         2 * Environment.value("l2_bytes", size_t(0)), size_t(256) << 20);
   Environment["l2_flush_bytes"] = FlushBytes;
-  T.Flush = at::empty({static_cast<int64_t>(FlushBytes / 4)},
-                      at::TensorOptions()
-                          .dtype(at::kFloat)
-                          .device(at::Device(Device)));
+  T.FlushFloats = static_cast<int64_t>(FlushBytes / 4);
+  T.FlushDevice = Device;
+  T.restoreFlush();
   for (CudaRuntime::Event *E :
        {&T.CoverStart, &T.Start, &T.EndStream, &T.EndDevice})
     *E = T.Runtime->createEvent();
@@ -169,17 +168,13 @@ CallTimer::Sample CallTimer::call(const py::object &Fn, const py::list &Args,
   return S;
 }
 
-void CallTimer::releaseFlush() {
-  if (!Cuda || !Flush.defined())
-    return;
-  FlushSizes = Flush.sizes().vec();
-  FlushOptions = Flush.options();
-  Flush = at::Tensor();
-}
+void CallTimer::releaseFlush() { Flush = at::Tensor(); }
 
 void CallTimer::restoreFlush() {
   if (Cuda && !Flush.defined())
-    Flush = at::empty(FlushSizes, FlushOptions);
+    Flush = at::empty({FlushFloats}, at::TensorOptions()
+                                         .dtype(at::kFloat)
+                                         .device(at::Device(FlushDevice)));
 }
 
 uintptr_t CallTimer::flushAddress() const {

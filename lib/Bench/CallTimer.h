@@ -79,7 +79,7 @@ public:
   /// back: a timing round in a fresh placement moves the flush too. The
   /// next call restores it if restoreFlush has not.
   void releaseFlush();
-  /// Allocates the flush again after releaseFlush (of the same size).
+  /// Allocates the flush (FlushFloats on FlushDevice) when it is not.
   void restoreFlush();
   /// The flush's device address (0 on the CPU or while released).
   uintptr_t flushAddress() const;
@@ -95,9 +95,8 @@ private:
   CudaRuntime::Event CoverStart = nullptr, Start = nullptr,
                      EndStream = nullptr, EndDevice = nullptr;
   at::Tensor Flush;
-  /// The flush's shape and options while it is released.
-  std::vector<int64_t> FlushSizes;
-  at::TensorOptions FlushOptions;
+  int64_t FlushFloats = 0;
+  std::string FlushDevice;
   /// Flushes queued ahead of each call (the launch cover).
   unsigned CoverFlushes = 1;
   unsigned PersistingResets = 0;

@@ -132,8 +132,9 @@ struct RoundSamples {
   std::vector<double> Samples;
 };
 
-/// The address of the first tensor with storage among Items, which is a
-/// tensor or a list or tuple of objects (0: none).
+/// The data address of the first plain tensor among Items, which is a
+/// tensor or a list or tuple of objects (0: none, or that tensor has no
+/// data).
 uintptr_t firstTensorAddress(const py::handle &Items) {
   for (py::handle H : itemsOf(Items))
     if (THPVariable_CheckExact(H.ptr())) {
