@@ -15,6 +15,7 @@
 #include "CompileStep.h"
 #include "ObjectCheck.h"
 #include "PrecompiledHeader.h"
+#include "TorchFacade.h"
 #include "TorchHeaders.h"
 #include "TranslationUnits.h"
 #include "kevin/Build/DiagnosticMapper.h"
@@ -124,6 +125,7 @@ private:
                                               const std::string &Source,
                                               const std::string &Object) const;
   bool fitsMinimalSet(const std::string &Text) const;
+  bool facadeObjectLinks(const Step &S, const std::string &Object);
   void compileCuda(size_t I);
   void compileCxx(size_t I, bool TryMinimal);
   void endSplitJob();
@@ -146,7 +148,11 @@ private:
   /// The binding unit's index (Units.size() when there is none).
   size_t MainIndex = 0;
   /// kevin's header directories (empty when not written).
-  std::string MinimalDir, LeanDir, BindingDir;
+  std::string MinimalDir, LeanDir, BindingDir, FacadeDir;
+  /// The torch facade's support object, once a unit compiled with the
+  /// facade asked for it (empty when it cannot be had).
+  std::string FacadeSupport;
+  std::once_flag FacadeSupportOnce;
   /// The minimal binding set's precompiled header, when the cache has it;
   /// else whether this build makes it.
   std::string BindingPch;
@@ -224,12 +230,17 @@ void ExtensionBuild::chooseHeaders() {
       MainIndex = I;
   bool MinimalBinding =
       MainIndex < Units.size() && fitsMinimalSet(CandidateCpp);
-  for (const TranslationUnit &U : Units)
+  for (const TranslationUnit &U : Units) {
     if (U.IsCuda && LeanDir.empty()) {
       MinimalDir = writeHeaderDir(Dir + "kevin-include/minimal",
                                   HeaderSet::Minimal);
       LeanDir = writeHeaderDir(Dir + "kevin-include/lean", HeaderSet::Lean);
     }
+    if (U.IsCuda && FacadeDir.empty() &&
+        fitsTorchFacade(U.Text, T.IncludeDirs))
+      FacadeDir =
+          writeHeaderDir(Dir + "kevin-include/facade", HeaderSet::Facade);
+  }
   if (MinimalBinding)
     BindingDir = writeHeaderDir(Dir + "kevin-include/binding",
                                 HeaderSet::MinimalBinding);
@@ -315,6 +326,12 @@ void ExtensionBuild::planCudaTries() {
       Argv.insert(Argv.begin() + 5, {"-I", HeaderDir});
       Steps[I].Tries.push_back({H, Argv});
     };
+    if (!FacadeDir.empty() && fitsTorchFacade(U.Text, T.IncludeDirs)) {
+      withHeader(TorchHeader::Facade, FacadeDir);
+      std::vector<std::string> &Facade = Steps[I].Tries.back().second;
+      for (const std::string &D : torchFacadeDefines(U.Text))
+        Facade.insert(Facade.begin() + 5, D);
+    }
     // A unit that fails with the minimal set most likely has an error of
     // its own: it goes straight to torch's headers for the message.
     if (fitsMinimalSet(U.Text) && !MinimalDir.empty())
@@ -325,14 +342,33 @@ void ExtensionBuild::planCudaTries() {
   }
 }
 
-/// A CUDA unit: its commands in turn, until one builds or times out.
+/// Whether an object the facade compiled may be linked: nothing in it
+/// reaches torch through the facade's types, and the support object is
+/// there (the first unit to ask waits for its compile).
+bool ExtensionBuild::facadeObjectLinks(const Step &S,
+                                       const std::string &Object) {
+  if (!S.Ok || !torchFacadeObjectProblem(Object, Dir, T, Options).empty())
+    return false;
+  std::call_once(FacadeSupportOnce,
+                 [&] { FacadeSupport = torchFacadeSupport(T, Options); });
+  return !FacadeSupport.empty();
+}
+
+/// A CUDA unit: its commands in turn, until one builds or times out. An
+/// object of the facade that cannot be linked is compiled again with the
+/// next header set.
 void ExtensionBuild::compileCuda(size_t I) {
   Step &S = Steps[I];
   for (const auto &[Header, Argv] : S.Tries) {
     S.Header = Header;
     S.Argv = Argv;
     runStep(S, T, Options, Dir);
-    if (S.Ok || S.TimedOut)
+    if (S.TimedOut)
+      break;
+    if (Header == TorchHeader::Facade && S.Ok &&
+        !facadeObjectLinks(S, Objects[I]))
+      S.Ok = false;
+    if (S.Ok)
       break;
   }
 }
@@ -484,6 +520,10 @@ void ExtensionBuild::link() {
   Step Link;
   Link.Argv = {T.Cxx};
   Link.Argv.insert(Link.Argv.end(), Objects.begin(), Objects.end());
+  if (std::any_of(Steps.begin(), Steps.end(), [](const Step &S) {
+        return S.Header == TorchHeader::Facade;
+      }))
+    Link.Argv.push_back(FacadeSupport);
   for (const std::string &F : linkFlags(Spec, T, WithCuda))
     Link.Argv.push_back(F);
   Link.Argv.insert(Link.Argv.end(), {"-o", Spec.Name + ".so"});

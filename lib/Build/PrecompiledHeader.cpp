@@ -56,9 +56,13 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
                               const PchRecipe &Recipe, bool Wait) {
   std::string Header = pchHeaderPath(Flags, T, Options, Recipe);
   std::string Dir = Header.substr(0, Header.rfind('/'));
-  std::string Gch = Header + ".gch";
-  if (fileExists(Gch))
+  std::string Output = Header + (Recipe.Object ? ".o" : ".gch");
+  // A compile that failed fails again: later builds do not wait for it.
+  std::string Failed = Output + ".failed";
+  if (fileExists(Output))
     return Header;
+  if (fileExists(Failed))
+    return "";
   if (makeDirs(Dir))
     return "";
   int LockFd =
@@ -70,10 +74,12 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
     return "";
   }
   std::string Result;
-  if (fileExists(Gch)) {
+  if (fileExists(Output)) {
     Result = Header;
+  } else if (fileExists(Failed)) {
+    Result = "";
   } else if (!writeFile(Header, Recipe.Text)) {
-    std::string Tmp = Gch + ".tmp." + fs::uniqueTag();
+    std::string Tmp = Output + ".tmp." + fs::uniqueTag();
     Step S;
     S.Argv = {T.Cxx};
     S.Argv.insert(S.Argv.end(), Recipe.IncludeFlags.begin(),
@@ -81,14 +87,21 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
     for (const std::string &F : Flags)
       if (F.rfind("-DTORCH_EXTENSION_NAME=", 0) != 0)
         S.Argv.push_back(F);
-    S.Argv.insert(S.Argv.end(), {"-x", "c++-header", Header, "-o", Tmp});
+    if (Recipe.Object)
+      S.Argv.insert(S.Argv.end(), {"-x", "c++", "-c", Header, "-o", Tmp});
+    else
+      S.Argv.insert(S.Argv.end(), {"-x", "c++-header", Header, "-o", Tmp});
     BuildOptions Long = Options;
     Long.TimeoutSeconds = std::max(Options.TimeoutSeconds, 600.0);
     runStep(S, T, Long, Dir);
-    if (S.Ok && ::rename(Tmp.c_str(), Gch.c_str()) == 0)
+    if (S.Ok && ::rename(Tmp.c_str(), Output.c_str()) == 0) {
       Result = Header;
-    else
+    } else {
       ::unlink(Tmp.c_str());
+      // Without the marker, the next build only tries again.
+      if (!S.TimedOut)
+        static_cast<void>(writeFile(Failed, S.Output));
+    }
   }
   ::flock(LockFd, LOCK_UN);
   ::close(LockFd);

@@ -42,6 +42,11 @@ const std::set<std::string> MinimalHeaderCallables = {
     "zeros_like", "Tensor",    "TensorOptions", "Device",        "dtype",
     "device",     "Scalar",    "IntArrayRef"};
 
+/// What each header the facade stands in for holds.
+constexpr std::string_view FacadeStandIn =
+    "// kevin's torch facade (lib/Build/TorchFacade.h)\n#pragma once\n"
+    "#include <kevin_torch_facade.h>\n";
+
 /// The first character at or after At that is not white space.
 size_t skipSpace(const std::string &Text, size_t At) {
   while (At < Text.size() && std::isspace(static_cast<unsigned char>(Text[At])))
@@ -57,28 +62,42 @@ constexpr std::string_view LeanExtensionHeader =
     embeddedHeader("lean_extension.h");
 constexpr std::string_view MinimalBindingHeader =
     embeddedHeader("binding_extension.h");
+constexpr std::string_view TorchFacadeHeader = embeddedHeader("torch_facade.h");
+constexpr std::string_view TorchFacadeSupportSource =
+    embeddedHeader("torch_facade_support.cpp");
+const std::vector<std::string> TorchFacadeStandIns = {
+    "torch/extension.h",       "torch/types.h",
+    "ATen/ATen.h",             "ATen/Dispatch.h",
+    "ATen/cuda/CUDAContext.h", "c10/cuda/CUDAGuard.h",
+    "c10/cuda/CUDAStream.h",   "c10/cuda/CUDAException.h"};
 
 std::string writeHeaderDir(const std::string &Dir, HeaderSet Set) {
-  using HeaderFiles = std::vector<std::pair<const char *, std::string_view>>;
+  using HeaderFiles = std::vector<std::pair<std::string, std::string_view>>;
   HeaderFiles Files;
   switch (Set) {
   case HeaderSet::Minimal:
-    Files = {{"types.h", MinimalTypesHeader},
-             {"extension.h", embeddedHeader("minimal_extension.h")}};
+    Files = {{"torch/types.h", MinimalTypesHeader},
+             {"torch/extension.h", embeddedHeader("minimal_extension.h")}};
     break;
   case HeaderSet::Lean:
-    Files = {{"extension.h", LeanExtensionHeader}};
+    Files = {{"torch/extension.h", LeanExtensionHeader}};
     break;
   case HeaderSet::MinimalBinding:
-    Files = {{"types.h", MinimalTypesHeader},
-             {"extension.h", MinimalBindingHeader}};
+    Files = {{"torch/types.h", MinimalTypesHeader},
+             {"torch/extension.h", MinimalBindingHeader}};
+    break;
+  case HeaderSet::Facade:
+    Files = {{"kevin_torch_facade.h", TorchFacadeHeader}};
+    for (const std::string &Name : TorchFacadeStandIns)
+      Files.emplace_back(Name, FacadeStandIn);
     break;
   }
-  if (makeDirs(Dir + "/torch"))
-    return "";
-  for (const auto &[Name, Text] : Files)
-    if (writeFile(Dir + "/torch/" + Name, std::string(Text)))
+  for (const auto &[Name, Text] : Files) {
+    std::string Path = Dir + "/" + Name;
+    if (makeDirs(Path.substr(0, Path.rfind('/'))) ||
+        writeFile(Path, std::string(Text)))
       return "";
+  }
   return Dir;
 }
 
@@ -86,6 +105,8 @@ const char *torchHeaderName(TorchHeader H) {
   switch (H) {
   case TorchHeader::None:
     return "none";
+  case TorchHeader::Facade:
+    return "facade";
   case TorchHeader::Minimal:
     return "minimal";
   case TorchHeader::Lean:

@@ -16,6 +16,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kevin {
 
@@ -38,6 +39,13 @@ extern const std::string_view LeanExtensionHeader;
 /// build or wait for.
 extern const std::string_view MinimalBindingHeader;
 
+/// kevin's torch facade (embedded/torch_facade.h, TorchFacade.h) and the
+/// source of its support object (embedded/torch_facade_support.cpp).
+extern const std::string_view TorchFacadeHeader;
+extern const std::string_view TorchFacadeSupportSource;
+/// The torch headers the facade stands in for, as units include them.
+extern const std::vector<std::string> TorchFacadeStandIns;
+
 /// The headers kevin puts before torch's own, as sets.
 enum class HeaderSet {
   /// The minimal torch/types.h, and a torch/extension.h of it alone
@@ -48,9 +56,12 @@ enum class HeaderSet {
   Lean,
   /// The minimal torch/types.h and the binding unit's torch/extension.h.
   MinimalBinding,
+  /// The torch facade, under the name of each torch header it stands in
+  /// for (TorchFacade.h).
+  Facade,
 };
 
-/// Writes Set's files into Dir/torch/ and returns Dir; empty when they
+/// Writes Set's files into Dir (under torch/, ATen/, c10/) and returns Dir; empty when they
 /// cannot be written. Dir lies in the build's private directory: headers
 /// shared in the cache could be rewritten by a candidate for every later
 /// build.

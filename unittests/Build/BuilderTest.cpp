@@ -170,15 +170,18 @@ TEST(DiagnosticMapperTest, TruncatesLongOutput) {
 namespace {
 
 /// A toolchain of shell scripts: nvcc logs each call after the header set
-/// it was given (minimal, lean or real); given one of kevin's
+/// it was given (facade, minimal, lean or real); given one of kevin's
 /// header directories it fails on sources marked `needs_full_header`, given
-/// the minimal one also on those marked `needs_lean_header`; it always fails
-/// on sources marked `always_fails`. g++ makes its -o file (a precompiled
+/// the minimal one or the facade also on those marked `needs_lean_header`,
+/// given the facade also on those marked `needs_torch_header`; it always
+/// fails on sources marked `always_fails`. g++ makes its -o file (a precompiled
 /// header too) and logs each compile after its header set (minimal for
 /// kevin's binding set, types for kevin's minimal torch/types.h, or real);
 /// given the minimal set it fails on sources marked `needs_full_binding`,
 /// it fails kevin's split binding unit when that holds `binding_breaks`,
-/// and any unit holding `cxx_error`; it hangs on a unit holding `cxx_hang`.
+/// and any unit holding `cxx_error`, and the torch facade's support source
+/// when the file `support_breaks` is in Dir; it hangs on a unit holding
+/// `cxx_hang`.
 struct FakeCompilers {
   std::string Dir, Log, CxxLog;
   FakeCompilers() {
@@ -191,7 +194,8 @@ src=$2; out=$4; hdr=real; prev=
 for a in "$@"; do
   h="$a/torch/extension.h"
   if [ "$prev" = -I ] && [ -f "$h" ]; then
-    if grep -q minimal "$h"; then hdr=minimal; else hdr=lean; fi
+    if grep -q facade "$h"; then hdr=facade
+    elif grep -q minimal "$h"; then hdr=minimal; else hdr=lean; fi
   fi; prev=$a
 done
 echo "$hdr $*" >> )" + Log +
@@ -199,7 +203,8 @@ echo "$hdr $*" >> )" + Log +
 if grep -q always_fails "$src"; then
   echo "$src(2): error: full header error"; exit 1; fi
 if { [ $hdr != real ] && grep -q needs_full_header "$src"; } ||
-   { [ $hdr = minimal ] && grep -q needs_lean_header "$src"; }; then
+   { [ $hdr = minimal ] && grep -q needs_lean_header "$src"; } ||
+   { [ $hdr = facade ] && grep -q 'needs_lean_header\|needs_torch_header' "$src"; }; then
   echo "$src(2): error: $hdr header error"; exit 1; fi
 : > "$out"
 )");
@@ -225,6 +230,9 @@ if [ -n "$src" ]; then
   case $src in */binding.cpp)
     if grep -q binding_breaks "$src"; then
       echo "$src(2): error: split binding error"; exit 1; fi;;
+  */torch_facade_support.cpp)
+    if [ -f )" + Dir + R"(/support_breaks ]; then
+      echo "$src(2): error: support error"; exit 1; fi;;
   esac
 fi
 : > "$out"
@@ -280,21 +288,81 @@ std::string headerSetOf(const std::string &Call) {
   return Call.substr(0, Call.find(' '));
 }
 
-TEST(BuilderTest, CudaUnitsGetTheMinimalExtensionHeader) {
+/// The g++ compiles of the torch facade's support object.
+size_t supportCompiles(const FakeCompilers &Fake) {
+  size_t N = 0;
+  for (const std::string &Call : Fake.cxxCompiles())
+    N += Call.find("torch_facade_support.cpp") != std::string::npos;
+  return N;
+}
+
+TEST(BuilderTest, CudaUnitsGetTheTorchFacadeFirst) {
   FakeCompilers Fake;
   Expected<BuildResult> R =
       Fake.build("__global__ void k() {}\nauto y = torch::empty_like(x);\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
-  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Facade);
   std::vector<std::string> Calls = Fake.nvccCalls();
   ASSERT_EQ(Calls.size(), 1u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "minimal");
+  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
   // In the build's private directory (a candidate could rewrite headers in
   // the cache), before torch's own include directories.
   size_t Include = Calls[0].find("-I " + Fake.Dir + "/cache/tmp/");
   ASSERT_NE(Include, std::string::npos) << Calls[0];
   EXPECT_LT(Include, Calls[0].find("-isystem /torch/include"));
+  // c10's Half only for a unit that names it.
+  EXPECT_EQ(Calls[0].find("KEVIN_FACADE_HALF"), std::string::npos);
+  // The support object is compiled once per cache.
+  EXPECT_EQ(supportCompiles(Fake), 1u);
+  ExtensionSpec Other = reluSpec();
+  Other.Name = "other_ext";
+  Other.CudaSources = {"#include <torch/extension.h>\n"
+                       "__global__ void k(at::Half *h) {}\n"};
+  BuildOptions Options;
+  Options.CacheDir = Fake.Dir + "/cache";
+  Options.UsePrecompiledHeader = false;
+  R = buildExtension(Other, Fake.toolchain(), Options);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Facade);
+  EXPECT_EQ(supportCompiles(Fake), 1u);
+  EXPECT_NE(Fake.nvccCalls().back().find("-DKEVIN_FACADE_HALF"),
+            std::string::npos);
+}
+
+TEST(BuilderTest, AUnitTheFacadeBreaksGetsTheMinimalExtensionHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build(
+      "// needs_torch_header\n__global__ void k() {}\n"
+      "auto y = torch::empty_like(x);\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
+  std::vector<std::string> Calls = Fake.nvccCalls();
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
+  EXPECT_EQ(headerSetOf(Calls[1]), "minimal");
+  EXPECT_EQ(R->Message.find("facade"), std::string::npos);
+}
+
+TEST(BuilderTest, WithoutTheSupportObjectTheFacadeIsNotUsed) {
+  FakeCompilers Fake;
+  std::ofstream(Fake.Dir + "/support_breaks") << "";
+  Expected<BuildResult> R = Fake.build("__global__ void k() {}\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
+  // A support compile that failed is not tried again by later builds.
+  ExtensionSpec Other = reluSpec();
+  Other.Name = "other_ext";
+  Other.CudaSources = {"__global__ void k2() {}\n"};
+  BuildOptions Options;
+  Options.CacheDir = Fake.Dir + "/cache";
+  Options.UsePrecompiledHeader = false;
+  R = buildExtension(Other, Fake.toolchain(), Options);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
+  EXPECT_EQ(supportCompiles(Fake), 1u);
 }
 
 TEST(BuilderTest, AUnitCallingOtherTorchFunctionsStartsWithTheLeanHeader) {
@@ -314,9 +382,10 @@ TEST(BuilderTest, AUnitTheMinimalHeaderBreaksIsBuiltWithTheRealOne) {
   EXPECT_TRUE(R->Ok) << R->Message;
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Full);
   std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 2u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "minimal");
-  EXPECT_EQ(headerSetOf(Calls[1]), "real");
+  ASSERT_EQ(Calls.size(), 3u);
+  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
+  EXPECT_EQ(headerSetOf(Calls[1]), "minimal");
+  EXPECT_EQ(headerSetOf(Calls[2]), "real");
 }
 
 TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
@@ -342,7 +411,7 @@ TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
       << R->Message;
   EXPECT_EQ(R->Message.find("lean header error"), std::string::npos);
   EXPECT_EQ(R->Message.find("minimal header error"), std::string::npos);
-  EXPECT_EQ(Fake.nvccCalls().size(), 2u);
+  EXPECT_EQ(Fake.nvccCalls().size(), 3u);
 }
 
 TEST(BuilderTest, TheMinimalHeaderScanLetsThroughFactoriesAndOptions) {

@@ -75,9 +75,10 @@ struct BuildOptions {
 };
 
 /// The torch/extension.h a unit was compiled with, narrowest first: kevin's
-/// minimal one, kevin's lean one (CUDA units only), or torch's own.
-enum class TorchHeader { None, Minimal, Lean, Full };
-/// `none`, `minimal`, `lean` or `full`.
+/// torch facade (CUDA units only; no torch header at all), kevin's minimal
+/// one, kevin's lean one (CUDA units only), or torch's own.
+enum class TorchHeader { None, Facade, Minimal, Lean, Full };
+/// `none`, `facade`, `minimal`, `lean` or `full`.
 const char *torchHeaderName(TorchHeader H);
 
 /// Whether a unit's text (a CUDA unit, or the candidate's part of the
