@@ -260,6 +260,17 @@ for key, _ in rows:
         print("verdicts %s: %d correct of %d%s; not as intended: %s" % (
             key, sum(correct(key, c) for c in verdicts[key]), len(verdicts[key]),
             "; MISSING %s" % missing if missing else "", off or "none"))
+# Which header set built each CUDA unit (the facade, kevin's minimal set,
+# ...), over the builds that were not cache hits.
+for key, _ in rows:
+    headers = {}
+    for r in verdicts[key].values():
+        for e in field(r, "build", "extensions") or []:
+            if not e.get("cache_hit"):
+                headers[e.get("cuda_header")] = headers.get(e.get("cuda_header"), 0) + 1
+    if headers:
+        print("cuda_header %s (builds not from the cache): %s" % (key, ", ".join(
+            "%s %d" % (h, c) for h, c in sorted(headers.items(), key=lambda x: str(x[0])))))
 for tag in serves:
     for left in (tag + "-cold", tag + "-warm1", tag + "-warm2", tag + "-fresh"):
         for right in ("eval-base", "eval-new", "baseline"):

@@ -49,7 +49,7 @@ for STEP in ${STEPS//,/ }; do
         --tasks "$ROOT/share/kevin/tasks" --solutions "$ROOT/share/kevin/solutions/cuda" --device cuda \
         -j "$(nproc)" --device-jobs 8 -o "$WORK/sanity.jsonl" > "$WORK/sanity.txt" 2>&1
       tail -25 "$WORK/sanity.txt" | tee -a "$OUT/gpu-serve.txt"
-      "$KEVIN_PYTHON" -c "import json,sys; rs=[json.loads(l) for l in open(sys.argv[1])]; [print(r['id'], r['run'].get('outcome'), r.get('bench',{}).get('speedup'), r.get('bench',{}).get('flags'), r.get('bench',{}).get('cover_excess_ms'), r.get('reward',{}).get('score')) for r in rs]" \
+      "$KEVIN_PYTHON" -c "import json,sys; rs=[json.loads(l) for l in open(sys.argv[1])]; [print(r['id'], r['run'].get('outcome'), [e.get('cuda_header') for e in (r.get('build') or {}).get('extensions') or []], r.get('bench',{}).get('speedup'), r.get('bench',{}).get('flags'), r.get('bench',{}).get('cover_excess_ms'), r.get('reward',{}).get('score')) for r in rs]" \
         "$WORK/sanity.jsonl" | tee -a "$OUT/gpu-serve.txt" ;;
     *)
       BASE_BIN=""
