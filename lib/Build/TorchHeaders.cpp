@@ -213,11 +213,20 @@ bool fitsMinimalTorchHeader(const std::string &Text) {
     std::string Word = Text.substr(At, End - At);
     bool AfterScope = At >= 2 && startsAt(At - 2, "::");
     At = End;
-    // A namespace alias hides which namespace calls go to.
+    // An alias of torch's namespaces hides which namespace calls go to
+    // (`namespace cg = cooperative_groups;` does not).
     if (Word == "namespace") {
       size_t Name = skipSpace(Text, End), NameEnd = wordEnd(Text, Name);
-      if (NameEnd > Name && startsAt(skipSpace(Text, NameEnd), "="))
-        return false;
+      size_t Equals = skipSpace(Text, NameEnd);
+      if (NameEnd > Name && startsAt(Equals, "=")) {
+        size_t Target = skipSpace(Text, Equals + 1);
+        if (startsAt(Target, "::"))
+          Target = skipSpace(Text, Target + 2);
+        std::string Aliased = Text.substr(Target, wordEnd(Text, Target) - Target);
+        if (Aliased == "torch" || Aliased == "at" || Aliased == "c10" ||
+            Aliased == "caffe2" || Aliased.empty())
+          return false;
+      }
       continue;
     }
     if (AfterScope || (Word != "torch" && Word != "at"))

@@ -432,6 +432,8 @@ TEST(BuilderTest, TheMinimalHeaderScanStopsWhatCouldFailOrDiffer) {
   // Calls that may reach ATen's ops unqualified.
   EXPECT_FALSE(fitsMinimalTorchHeader("using namespace torch;\nrelu(x);"));
   EXPECT_FALSE(fitsMinimalTorchHeader("namespace F = torch::nn::functional;"));
+  EXPECT_FALSE(fitsMinimalTorchHeader("namespace A = ::at;"));
+  EXPECT_TRUE(fitsMinimalTorchHeader("namespace cg = cooperative_groups;"));
   // at:: factories ignore or refuse requires_grad; torch::'s honour it.
   EXPECT_FALSE(fitsMinimalTorchHeader(
       "torch::zeros({1}, torch::TensorOptions().requires_grad(true));"));

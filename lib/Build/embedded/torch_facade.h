@@ -114,7 +114,7 @@ constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
 KEVIN_FACADE_INLINE const char *toString(ScalarType T) {
   return kevin_torch_support::scalarTypeName(static_cast<int>(T));
 }
-inline std::ostream &operator<<(std::ostream &OS, ScalarType T) {
+KEVIN_FACADE_INLINE std::ostream &operator<<(std::ostream &OS, ScalarType T) {
   return OS << toString(T);
 }
 
@@ -138,7 +138,7 @@ public:
   KEVIN_FACADE_INLINE bool operator!=(const Device &O) const {
     return !(*this == O);
   }
-  std::string str() const {
+  KEVIN_FACADE_INLINE std::string str() const {
     std::string S = Type == DeviceType::CUDA ? "cuda" : "cpu";
     return Index == -1 ? S : S + ":" + std::to_string(int(Index));
   }
@@ -147,7 +147,8 @@ private:
   DeviceType Type;
   DeviceIndex Index;
 };
-inline std::ostream &operator<<(std::ostream &OS, const Device &D) {
+KEVIN_FACADE_INLINE std::ostream &operator<<(std::ostream &OS,
+                                               const Device &D) {
   return OS << D.str();
 }
 
@@ -173,8 +174,8 @@ public:
   KEVIN_FACADE_INLINE const T &operator[](size_t I) const { return Data[I]; }
   KEVIN_FACADE_INLINE const T &front() const { return Data[0]; }
   KEVIN_FACADE_INLINE const T &back() const { return Data[Length - 1]; }
-  std::vector<T> vec() const { return std::vector<T>(Data, Data + Length); }
-  bool equals(ArrayRef O) const {
+  KEVIN_FACADE_INLINE std::vector<T> vec() const { return std::vector<T>(Data, Data + Length); }
+  KEVIN_FACADE_INLINE bool equals(ArrayRef O) const {
     if (Length != O.Length)
       return false;
     for (size_t I = 0; I < Length; ++I)
@@ -187,14 +188,16 @@ private:
   const T *Data;
   size_t Length;
 };
-template <typename T> bool operator==(ArrayRef<T> A, ArrayRef<T> B) {
+template <typename T>
+KEVIN_FACADE_INLINE bool operator==(ArrayRef<T> A, ArrayRef<T> B) {
   return A.equals(B);
 }
-template <typename T> bool operator!=(ArrayRef<T> A, ArrayRef<T> B) {
+template <typename T>
+KEVIN_FACADE_INLINE bool operator!=(ArrayRef<T> A, ArrayRef<T> B) {
   return !A.equals(B);
 }
 template <typename T>
-std::ostream &operator<<(std::ostream &OS, ArrayRef<T> A) {
+KEVIN_FACADE_INLINE std::ostream &operator<<(std::ostream &OS, ArrayRef<T> A) {
   OS << "[";
   for (size_t I = 0; I < A.size(); ++I)
     OS << (I ? ", " : "") << A[I];
@@ -541,8 +544,9 @@ constexpr auto kFloat64 = at::kDouble;
 
 namespace kevin_torch_support {
 /// The arguments of TORCH_CHECK after the condition, as torch joins them.
-inline std::string joinMessage() { return std::string(); }
-template <typename... Parts> std::string joinMessage(const Parts &...P) {
+KEVIN_FACADE_INLINE std::string joinMessage() { return std::string(); }
+template <typename... Parts>
+KEVIN_FACADE_INLINE std::string joinMessage(const Parts &...P) {
   std::ostringstream OS;
   (OS << ... << P);
   return OS.str();
@@ -563,6 +567,7 @@ template <typename... Parts> std::string joinMessage(const Parts &...P) {
 #define C10_CUDA_CHECK(Expr)                                                   \
   ::kevin_torch_support::checkCuda((Expr), __func__, __FILE__,                \
                                    static_cast<uint32_t>(__LINE__))
+#define AT_CUDA_CHECK(Expr) C10_CUDA_CHECK(Expr)
 
 namespace kevin_torch_support {
 template <c10::ScalarType S> struct CppType;
