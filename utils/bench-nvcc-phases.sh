@@ -2,11 +2,14 @@
 #===-- bench-nvcc-phases.sh - what one CUDA unit's compile spends where ---===#
 #
 # Compiles the same small kernel and wrapper (torch::empty_like, data_ptr, a
-# <<<>>> launch) three ways with kevin's nvcc flags and prints nvcc's own
+# <<<>>> launch) four ways with kevin's nvcc flags and prints nvcc's own
 # per-phase times (nvcc -time) and the wall time of each:
 #   no-torch   the kernel and a plain C++ wrapper, no torch header;
+#   facade     with kevin's torch facade (lib/Build/embedded/torch_facade.h)
+#              standing in for torch's headers, which CUDA units that fit
+#              it are compiled with first;
 #   minimal    with kevin's minimal torch/extension.h (lib/Build/embedded),
-#              which CUDA units that fit it are compiled with;
+#              which CUDA units the facade fails are compiled with next;
 #   full       with torch's own torch/extension.h.
 # The difference between no-torch and minimal is what torch's headers cost
 # every candidate's CUDA unit: nvcc parses them in cudafe++ (host side), in
@@ -30,6 +33,17 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/minimal/torch"
 cp "$ROOT/lib/Build/embedded/minimal_types.h" "$WORK/minimal/torch/types.h"
 cp "$ROOT/lib/Build/embedded/minimal_extension.h" "$WORK/minimal/torch/extension.h"
+cp "$ROOT/lib/Build/embedded/torch_dtype_names.h" "$WORK/minimal/kevin_torch_dtype_names.h"
+# kevin's torch facade, under each torch header's name it stands in for
+# (lib/Build/TorchHeaders.cpp writes the same files).
+mkdir -p "$WORK/facade"
+cp "$ROOT/lib/Build/embedded/torch_facade.h" "$WORK/facade/kevin_torch_facade.h"
+cp "$ROOT/lib/Build/embedded/torch_dtype_names.h" "$WORK/facade/kevin_torch_dtype_names.h"
+for NAME in torch/extension.h torch/types.h ATen/ATen.h ATen/Dispatch.h ATen/cuda/CUDAContext.h \
+            c10/cuda/CUDAGuard.h c10/cuda/CUDAStream.h c10/cuda/CUDAException.h; do
+  mkdir -p "$WORK/facade/$(dirname "$NAME")"
+  printf '#pragma once\n#include <kevin_torch_facade.h>\n' > "$WORK/facade/$NAME"
+done
 # torch's and Python's include directories, from the torch in use.
 mapfile -t TORCH_INCLUDES < <("$PYTHON" -c "
 import sysconfig
@@ -57,6 +71,7 @@ torch::Tensor scale(torch::Tensor x) {
   scale_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n);
   return y;
 }"
+echo "$TORCH_UNIT" > "$WORK/facade.cu"
 echo "$TORCH_UNIT" > "$WORK/minimal.cu"
 echo "$TORCH_UNIT" > "$WORK/full.cu"
 
@@ -64,8 +79,9 @@ printf "%-10s %8s" "unit" "wall s"
 PHASES=("gcc (preprocessing 4)" "cudafe++" "gcc (preprocessing 1)" "cicc" "ptxas" "gcc (compiling)")
 printf " %12s" "host cpp" "cudafe++" "device cpp" "cicc" "ptxas" "host gcc"
 echo
-for UNIT in no-torch minimal full; do
+for UNIT in no-torch facade minimal full; do
   EXTRA=()
+  [ "$UNIT" = facade ] && EXTRA=(-I "$WORK/facade")
   [ "$UNIT" = minimal ] && EXTRA=(-I "$WORK/minimal")
   START=$(date +%s%N)
   nvcc -c "$WORK/$UNIT.cu" -o "$WORK/$UNIT.o" "${EXTRA[@]}" "${INCLUDES[@]}" "${FLAGS[@]}" -time "$WORK/$UNIT.csv"

@@ -29,7 +29,9 @@ PchRecipe torchExtensionPch() {
 PchRecipe minimalBindingPch(const std::string &BindingDir) {
   return {"binding.h",
           "#include <torch/extension.h>\n",
-          std::string(MinimalTypesHeader).append(MinimalBindingHeader),
+          std::string(MinimalTypesHeader)
+              .append(MinimalBindingHeader)
+              .append(TorchDtypeNamesHeader),
           {"-I", BindingDir}};
 }
 

@@ -49,8 +49,7 @@ bool mentions(const std::string &Text,
 }
 
 /// The readable symbols of an `nm -g -C` table: (type letter, name).
-std::vector<std::pair<char, std::string>>
-symbolsOf(const std::string &Table) {
+std::vector<std::pair<char, std::string>> symbolsOf(const std::string &Table) {
   std::vector<std::pair<char, std::string>> Symbols;
   std::istringstream In(Table);
   for (std::string Line; std::getline(In, Line);) {

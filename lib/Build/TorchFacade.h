@@ -1,4 +1,4 @@
-//===-- TorchFacade.h - CUDA units compiled without torch's headers -*- C++ -*-===//
+//===-- TorchFacade.h - CUDA units without torch's headers ------*- C++ -*-===//
 //
 // Private to lib/Build. torch's headers are about 90% of a CUDA unit's
 // compile, even kevin's minimal set of them. kevin's torch facade

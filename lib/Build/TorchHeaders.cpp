@@ -62,6 +62,8 @@ constexpr std::string_view LeanExtensionHeader =
     embeddedHeader("lean_extension.h");
 constexpr std::string_view MinimalBindingHeader =
     embeddedHeader("binding_extension.h");
+constexpr std::string_view TorchDtypeNamesHeader =
+    embeddedHeader("torch_dtype_names.h");
 constexpr std::string_view TorchFacadeHeader = embeddedHeader("torch_facade.h");
 constexpr std::string_view TorchFacadeSupportSource =
     embeddedHeader("torch_facade_support.cpp");
@@ -73,21 +75,22 @@ const std::vector<std::string> TorchFacadeStandIns = {
 
 std::string writeHeaderDir(const std::string &Dir, HeaderSet Set) {
   using HeaderFiles = std::vector<std::pair<std::string, std::string_view>>;
-  HeaderFiles Files;
+  HeaderFiles Files = {{"kevin_torch_dtype_names.h", TorchDtypeNamesHeader}};
   switch (Set) {
   case HeaderSet::Minimal:
-    Files = {{"torch/types.h", MinimalTypesHeader},
-             {"torch/extension.h", embeddedHeader("minimal_extension.h")}};
+    Files.insert(Files.end(),
+                 {{"torch/types.h", MinimalTypesHeader},
+                  {"torch/extension.h", embeddedHeader("minimal_extension.h")}});
     break;
   case HeaderSet::Lean:
-    Files = {{"torch/extension.h", LeanExtensionHeader}};
+    Files.emplace_back("torch/extension.h", LeanExtensionHeader);
     break;
   case HeaderSet::MinimalBinding:
-    Files = {{"torch/types.h", MinimalTypesHeader},
-             {"torch/extension.h", MinimalBindingHeader}};
+    Files.insert(Files.end(), {{"torch/types.h", MinimalTypesHeader},
+                               {"torch/extension.h", MinimalBindingHeader}});
     break;
   case HeaderSet::Facade:
-    Files = {{"kevin_torch_facade.h", TorchFacadeHeader}};
+    Files.emplace_back("kevin_torch_facade.h", TorchFacadeHeader);
     for (const std::string &Name : TorchFacadeStandIns)
       Files.emplace_back(Name, FacadeStandIn);
     break;

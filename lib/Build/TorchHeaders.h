@@ -39,6 +39,9 @@ extern const std::string_view LeanExtensionHeader;
 /// build or wait for.
 extern const std::string_view MinimalBindingHeader;
 
+/// torch's dtype names (embedded/torch_dtype_names.h), which the minimal
+/// torch/types.h and the facade include inside namespace torch.
+extern const std::string_view TorchDtypeNamesHeader;
 /// kevin's torch facade (embedded/torch_facade.h, TorchFacade.h) and the
 /// source of its support object (embedded/torch_facade_support.cpp).
 extern const std::string_view TorchFacadeHeader;

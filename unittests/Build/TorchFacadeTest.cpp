@@ -49,8 +49,8 @@ TEST(TorchFacadeTest, TheScanLetsThroughTheHeadersItStandsInFor) {
 TEST(TorchFacadeTest, TheScanStopsOtherTorchHeadersAndCalls) {
   EXPECT_FALSE(
       fitsTorchFacade("#include <ATen/cuda/CUDAEvent.h>\n", NoIncludeDirs));
-  EXPECT_FALSE(fitsTorchFacade("#include \"c10/core/ScalarType.h\"\n",
-                               NoIncludeDirs));
+  EXPECT_FALSE(
+      fitsTorchFacade("#include \"c10/core/ScalarType.h\"\n", NoIncludeDirs));
   EXPECT_FALSE(fitsTorchFacade("#include <torch/torch.h>\n", NoIncludeDirs));
   EXPECT_FALSE(
       fitsTorchFacade("auto y = torch::matmul(a, b);\n", NoIncludeDirs));
@@ -59,8 +59,7 @@ TEST(TorchFacadeTest, TheScanStopsOtherTorchHeadersAndCalls) {
 
 TEST(TorchFacadeTest, HalfAndBFloat16OnlyWhenNamed) {
   EXPECT_TRUE(torchFacadeDefines("__global__ void k(float *x) {}").empty());
-  EXPECT_EQ(torchFacadeDefines("AT_DISPATCH_FLOATING_TYPES_AND_HALF(")
-                .at(0),
+  EXPECT_EQ(torchFacadeDefines("AT_DISPATCH_FLOATING_TYPES_AND_HALF(").at(0),
             "-DKEVIN_FACADE_HALF");
   EXPECT_EQ(torchFacadeDefines("c10::BFloat16 *p;").at(0),
             "-DKEVIN_FACADE_BFLOAT16");

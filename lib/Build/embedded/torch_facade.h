@@ -531,15 +531,7 @@ KEVIN_FACADE_INLINE const cudaDeviceProp *getCurrentDeviceProperties() {
 
 namespace torch {
 using namespace at;
-using Dtype = at::ScalarType;
-constexpr auto kUInt8 = at::kByte;
-constexpr auto kInt8 = at::kChar;
-constexpr auto kInt16 = at::kShort;
-constexpr auto kInt32 = at::kInt;
-constexpr auto kInt64 = at::kLong;
-constexpr auto kFloat16 = at::kHalf;
-constexpr auto kFloat32 = at::kFloat;
-constexpr auto kFloat64 = at::kDouble;
+#include <kevin_torch_dtype_names.h>
 } // namespace torch
 
 namespace kevin_torch_support {
