@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,10 @@ namespace {
 /// The launch gate's unit and object in a CUDA extension's build directory.
 constexpr const char *LaunchGateUnit = "kevin_launch_gate.cpp";
 constexpr const char *LaunchGateObject = "kevin_launch_gate.o";
+/// The torch facade's support object, linked (or copied) into the build
+/// directory from the cache, so that a cache pruned during the build does
+/// not fail its link.
+constexpr const char *FacadeSupportObject = "kevin_torch_facade_support.o";
 
 /// Why a spec cannot be built at all, or "": checked before its key.
 std::string specProblem(const ExtensionSpec &Spec, const TorchToolchain &T) {
@@ -349,8 +354,15 @@ bool ExtensionBuild::facadeObjectLinks(const Step &S,
                                        const std::string &Object) {
   if (!S.Ok || !torchFacadeObjectProblem(Object, Dir, T, Options).empty())
     return false;
-  std::call_once(FacadeSupportOnce,
-                 [&] { FacadeSupport = torchFacadeSupport(T, Options); });
+  std::call_once(FacadeSupportOnce, [&] {
+    std::string Cached = torchFacadeSupport(T, Options);
+    std::error_code Ignored;
+    if (!Cached.empty() &&
+        (::link(Cached.c_str(), (Dir + FacadeSupportObject).c_str()) == 0 ||
+         std::filesystem::copy_file(Cached, Dir + FacadeSupportObject,
+                                    Ignored)))
+      FacadeSupport = FacadeSupportObject;
+  });
   return !FacadeSupport.empty();
 }
 
@@ -550,6 +562,7 @@ Expected<BuildResult> ExtensionBuild::publish(const CacheEntry &Entry) {
   for (const std::string &O : Objects)
     ::unlink((Dir + O).c_str());
   ::unlink((Dir + LaunchGateUnit).c_str());
+  ::unlink((Dir + FacadeSupportObject).c_str());
   if (Split) {
     ::unlink((Dir + Split->Candidate.FileName).c_str());
     ::unlink((Dir + "binding.cpp").c_str());

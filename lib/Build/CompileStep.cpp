@@ -33,6 +33,7 @@ void runStep(Step &S, const TorchToolchain &T, const BuildOptions &Options,
   }
   S.Ok = R->succeeded();
   S.TimedOut = R->TimedOut;
+  S.Exited = !R->TimedOut && R->Signal == 0 && R->ExitCode >= 0;
   if (WholeStdout) {
     *WholeStdout = std::move(R->Stdout);
     S.Output = R->Stderr;

@@ -26,6 +26,9 @@ struct Step {
   std::string Output;
   bool Ok = false;
   bool TimedOut = false;
+  /// It ran and exited with a status of its own (not started, killed by a
+  /// signal or by the timeout: false).
+  bool Exited = false;
 };
 
 /// Runs S.Argv in Dir and records how it ended in S: Output is what it

@@ -100,8 +100,10 @@ std::string precompiledHeader(const std::vector<std::string> &Flags,
       Result = Header;
     } else {
       ::unlink(Tmp.c_str());
-      // Without the marker, the next build only tries again.
-      if (!S.TimedOut)
+      // Only a compiler's own error is remembered (not a process that
+      // could not start or was killed); without the marker, the next build
+      // only tries again.
+      if (S.Exited && !S.Ok)
         static_cast<void>(writeFile(Failed, S.Output));
     }
   }

@@ -1,8 +1,10 @@
 //===-- TorchFacadeTest.cpp - tests for kevin's torch facade --------------===//
 #include "TorchFacade.h"
+#include "TorchHeaders.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -93,4 +95,162 @@ TEST(TorchFacadeTest, ObjectsReachingTorchsOwnCodeAreRecompiled) {
       << Problem;
   Problem = D.problem("namespace c10 { void g(int) {} }\n");
   EXPECT_NE(Problem.find("(defined)"), std::string::npos) << Problem;
+}
+
+namespace {
+
+/// The output of a shell command, empty when it fails.
+std::string commandOutput(const std::string &Command) {
+  std::string Output;
+  if (FILE *Pipe = ::popen((Command + " 2>/dev/null").c_str(), "r")) {
+    char Buffer[4096];
+    for (size_t N; (N = std::fread(Buffer, 1, sizeof(Buffer), Pipe)) > 0;)
+      Output.append(Buffer, N);
+    if (::pclose(Pipe) != 0)
+      Output.clear();
+  }
+  return Output;
+}
+
+/// The facade's header directory, as kevin writes it for a build, and the
+/// CUDA toolkit's include directory; compiles sources against them.
+struct FacadeCompiler {
+  ObjectDir Dir;
+  std::string FacadeDir, CudaInclude, Nvcc, TorchIncludes;
+  FacadeCompiler() {
+    FacadeDir = writeHeaderDir(Dir.Path + "/facade", HeaderSet::Facade);
+    Nvcc = commandOutput("command -v nvcc || ls /usr/local/cuda/bin/nvcc");
+    if (!Nvcc.empty())
+      Nvcc.pop_back();
+    std::string Root =
+        Nvcc.empty() ? "/usr/local/cuda" : Nvcc.substr(0, Nvcc.rfind("/bin/"));
+    if (std::filesystem::exists(Root + "/include/cuda_runtime.h"))
+      CudaInclude = Root + "/include";
+    for (const char *Python : {"python3", "/usr/bin/python3"}) {
+      std::string Dirs = commandOutput(
+          std::string(Python) +
+          " -c 'from torch.utils.cpp_extension import include_paths; "
+          "print(\" \".join(\"-isystem \" + d for d in include_paths()))'");
+      if (!Dirs.empty()) {
+        TorchIncludes = Dirs.substr(0, Dirs.size() - 1);
+        break;
+      }
+    }
+  }
+  /// Whether g++ (host code only) compiles Source against the facade.
+  bool hostCompiles(const std::string &Source, const std::string &Object = "") {
+    std::ofstream(Dir.Path + "/host.cpp") << Source;
+    std::string Command =
+        "g++ -std=c++17 -O2 -I " + FacadeDir + " -isystem " + CudaInclude +
+        " " +
+        (Object.empty() ? "-fsyntax-only"
+                        : "-c -o " + Dir.Path + "/" + Object) +
+        " " + Dir.Path + "/host.cpp >/dev/null 2>&1";
+    return std::system(Command.c_str()) == 0;
+  }
+};
+
+/// Host code as a model writes it around a kernel: checks that print
+/// sizes, dtypes and devices, a guard, the stream, factories with options.
+const char *const TypicalWrapper = R"(
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <vector>
+torch::Tensor wrapper(torch::Tensor x, int64_t n) {
+  TORCH_CHECK(x.is_cuda(), "wrapper: expected CUDA, got ", x.device());
+  TORCH_CHECK(x.dim() == 2, "sizes ", x.sizes(), " dtype ", x.dtype(),
+              " type ", x.scalar_type());
+  TORCH_CHECK(x.scalar_type() == at::kFloat);
+  const at::cuda::CUDAGuard guard(x.device());
+  auto y = torch::empty({x.size(0), n}, x.options().dtype(torch::kInt32));
+  auto z = torch::full({2}, 3, torch::TensorOptions().device(x.device()));
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  (void)stream;
+  std::vector<int64_t> shape = x.sizes().vec();
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "wrapper", [&] {
+    scalar_t *p = x.data_ptr<scalar_t>();
+    (void)p;
+  });
+  return y.view({-1}).reshape(shape);
+}
+std::vector<torch::Tensor> pair(const torch::Tensor &a) { return {a, a}; }
+)";
+
+} // namespace
+
+TEST(TorchFacadeTest, ATypicalWrapperBuildsAnObjectThatLinks) {
+  FacadeCompiler C;
+  if (C.CudaInclude.empty())
+    GTEST_SKIP() << "no CUDA toolkit headers";
+  ASSERT_TRUE(C.hostCompiles(TypicalWrapper, "wrapper.o"));
+  EXPECT_EQ(torchFacadeObjectProblem("wrapper.o", C.Dir.Path + "/",
+                                     TorchToolchain(), BuildOptions()),
+            "");
+}
+
+TEST(TorchFacadeTest, AKernelUnitWithHalfBuildsWithNvcc) {
+  FacadeCompiler C;
+  if (C.Nvcc.empty() || C.TorchIncludes.empty())
+    GTEST_SKIP() << "no nvcc or no torch headers";
+  std::ofstream(C.Dir.Path + "/unit.cu") << TypicalWrapper << R"(
+template <typename T> __global__ void k(const T *x, T *y, int64_t n) {}
+void launch(torch::Tensor x) {
+  auto y = torch::empty_like(x);
+  AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "launch", [&] {
+    k<scalar_t><<<1, 32, 0, at::cuda::getCurrentCUDAStream()>>>(
+        x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), x.numel());
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+)";
+  std::string Defines;
+  for (const std::string &D :
+       torchFacadeDefines(TypicalWrapper + std::string("HALF")))
+    Defines += " " + D;
+  std::string Command = C.Nvcc +
+                        " -c -std=c++17 -O3 --expt-relaxed-constexpr "
+                        "-D__CUDA_NO_HALF_OPERATORS__ "
+                        "-D__CUDA_NO_HALF_CONVERSIONS__ " +
+                        Defines + " -I " + C.FacadeDir + " " + C.TorchIncludes +
+                        " -o " + C.Dir.Path + "/unit.o " + C.Dir.Path +
+                        "/unit.cu";
+  ASSERT_EQ(std::system(Command.c_str()), 0) << Command;
+  EXPECT_EQ(torchFacadeObjectProblem("unit.o", C.Dir.Path + "/",
+                                     TorchToolchain(), BuildOptions()),
+            "");
+}
+
+TEST(TorchFacadeTest, WhatTorchRejectsDoesNotCompileWithTheFacade) {
+  FacadeCompiler C;
+  if (C.CudaInclude.empty())
+    GTEST_SKIP() << "no CUDA toolkit headers";
+  const std::string Head = "#include <torch/extension.h>\n";
+  ASSERT_TRUE(C.hostCompiles(Head + "void f(torch::Tensor x) {}\n"));
+  // torch has no data_ptr<const T> (it would not link).
+  EXPECT_FALSE(C.hostCompiles(
+      Head + "auto f(torch::Tensor x) { return x.data_ptr<const float>(); }"));
+  // torch's assignment to a temporary copies into the tensor.
+  EXPECT_FALSE(C.hostCompiles(
+      Head + "void f(torch::Tensor x, torch::Tensor y) { x.view({-1}) = y; }"));
+  // torch's dtype() is a TypeMeta, not an enum.
+  EXPECT_FALSE(C.hostCompiles(
+      Head + "int f(torch::Tensor x) { switch (x.dtype()) { default: "
+             "return 0; } }"));
+  // torch's TORCH_CHECK is a bare if.
+  EXPECT_FALSE(C.hostCompiles(
+      Head + "void f(bool a, bool b) { if (a) TORCH_CHECK(b); else {} }"));
+}
+
+TEST(TorchFacadeTest, AFunctionReturningAFacadeTypeIsCaught) {
+  FacadeCompiler C;
+  if (C.CudaInclude.empty())
+    GTEST_SKIP() << "no CUDA toolkit headers";
+  ASSERT_TRUE(C.hostCompiles("#include <torch/extension.h>\n"
+                             "torch::TensorOptions options(torch::Tensor x) "
+                             "{ return x.options(); }\n",
+                             "options.o"));
+  std::string Problem = torchFacadeObjectProblem(
+      "options.o", C.Dir.Path + "/", TorchToolchain(), BuildOptions());
+  EXPECT_NE(Problem.find("kevin_facade"), std::string::npos) << Problem;
 }

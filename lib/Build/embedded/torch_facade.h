@@ -4,10 +4,12 @@
 // layout of torch's (one pointer to the TensorImpl), whose every operation
 // calls a function of kevin's support object, compiled once with torch's
 // real headers. Nothing here computes what torch would: it forwards. Every
-// other type lives in the inline namespace kevin_facade, so that a symbol
-// naming one of them (a function another unit could call with torch's own
-// type) is seen in the object, and the unit is compiled again with torch's
-// headers.
+// other type lives in the inline namespace kevin_facade and carries the ABI
+// tag kevin_facade, so that a symbol naming one of them (a function another
+// unit could call with torch's own type, a variable of it) is seen in the
+// object, and the unit is compiled again with torch's headers. What torch's
+// headers reject should not compile here either: where the facade cannot
+// tell, it lacks the construct.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +31,7 @@
 #endif
 
 #define KEVIN_FACADE_INLINE __attribute__((always_inline)) inline
+#define KEVIN_FACADE_TYPE __attribute__((abi_tag("kevin_facade")))
 
 // Since torch 2.2, c10::optional is std::optional (until c10/util/Optional.h
 // went): an optional tensor then has torch's type in the facade too.
@@ -37,6 +40,7 @@
      (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)) &&                \
     __has_include(<c10/util/Optional.h>)
 #include <optional>
+#define KEVIN_FACADE_OPTIONAL
 namespace c10 {
 using std::nullopt;
 using std::optional;
@@ -72,22 +76,30 @@ void *typedDataPtr(const void *T, int ScalarType);
 void view(void *Out, const void *T, const int64_t *Sizes, size_t Count);
 void reshape(void *Out, const void *T, const int64_t *Sizes, size_t Count);
 void zero(void *T);
-void fill(void *T, double Value, bool Integral);
+// A scalar as torch's Scalar would hold it: ValueKind 0 a double (D), 1 an
+// integer (I), 2 a bool (I).
+void fill(void *T, int ValueKind, double D, int64_t I);
 void clone(void *Out, const void *T);
 void factory(void *Out, int Kind, const int64_t *Sizes, size_t Count,
-             const int *Options, double Value, bool Integral);
+             const int *Options, int ValueKind, double D, int64_t I);
 void factoryLike(void *Out, int Kind, const void *T, const int *Options,
-                 double Value, bool Integral);
+                 int ValueKind, double D, int64_t I);
 const char *scalarTypeName(int ScalarType);
+const char *typeMetaName(int ScalarType, size_t *Length);
 [[noreturn]] void checkFailed(const char *Function, const char *File,
                               uint32_t Line, const char *Condition,
-                              const char *Message);
+                              bool HasMessage, const char *Message);
 [[noreturn]] void dispatchFailed(const char *Function, const char *File,
                                  uint32_t Line, const char *Name,
                                  int ScalarType);
-cudaStream_t currentStream(int DeviceIndex);
-int currentDevice();
-void setDevice(int DeviceIndex);
+cudaStream_t currentStream(int DeviceIndex, int *Resolved);
+cudaStream_t defaultStream(int DeviceIndex, int *Resolved);
+// torch's own device guards, constructed in the facade's storage: Kind 0
+// CUDAGuard(Device), 1 CUDAGuard(DeviceIndex), 2 OptionalCUDAGuard(Device),
+// 3 OptionalCUDAGuard() (no device).
+constexpr size_t GuardBytes = 64;
+void enterGuard(void *Storage, int Kind, int DeviceType, int DeviceIndex);
+void exitGuard(void *Storage, int Kind) noexcept;
 const cudaDeviceProp *currentDeviceProperties();
 void checkLaunch(const char *Function, const char *File, uint32_t Line);
 void checkCuda(cudaError_t Error, const char *Function, const char *File,
@@ -123,7 +135,7 @@ constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
 using DeviceIndex = int8_t;
 
-class Device {
+class KEVIN_FACADE_TYPE Device {
 public:
   KEVIN_FACADE_INLINE Device(DeviceType Type, DeviceIndex Index = -1)
       : Type(Type), Index(Index) {}
@@ -152,7 +164,7 @@ KEVIN_FACADE_INLINE std::ostream &operator<<(std::ostream &OS,
   return OS << D.str();
 }
 
-template <typename T> class ArrayRef {
+template <typename T> class KEVIN_FACADE_TYPE ArrayRef {
 public:
   KEVIN_FACADE_INLINE ArrayRef() : Data(nullptr), Length(0) {}
   KEVIN_FACADE_INLINE ArrayRef(const T &One) : Data(&One), Length(1) {}
@@ -205,8 +217,41 @@ KEVIN_FACADE_INLINE std::ostream &operator<<(std::ostream &OS, ArrayRef<T> A) {
 }
 using IntArrayRef = ArrayRef<int64_t>;
 
+/// A tensor's dtype as torch's dtype() gives it (caffe2::TypeMeta): compared
+/// with a ScalarType, printed by its C++ name.
+class KEVIN_FACADE_TYPE TypeMeta {
+public:
+  KEVIN_FACADE_INLINE explicit TypeMeta(ScalarType T) : T(T) {}
+  KEVIN_FACADE_INLINE ScalarType toScalarType() const { return T; }
+  KEVIN_FACADE_INLINE std::string name() const {
+    size_t Length = 0;
+    const char *Name = kevin_torch_support::typeMetaName(int(T), &Length);
+    return std::string(Name, Length);
+  }
+  KEVIN_FACADE_INLINE bool operator==(TypeMeta O) const { return T == O.T; }
+  KEVIN_FACADE_INLINE bool operator!=(TypeMeta O) const { return T != O.T; }
+
+private:
+  ScalarType T;
+};
+KEVIN_FACADE_INLINE bool operator==(TypeMeta M, ScalarType T) {
+  return M.toScalarType() == T;
+}
+KEVIN_FACADE_INLINE bool operator==(ScalarType T, TypeMeta M) {
+  return M.toScalarType() == T;
+}
+KEVIN_FACADE_INLINE bool operator!=(TypeMeta M, ScalarType T) {
+  return M.toScalarType() != T;
+}
+KEVIN_FACADE_INLINE bool operator!=(ScalarType T, TypeMeta M) {
+  return M.toScalarType() != T;
+}
+KEVIN_FACADE_INLINE std::ostream &operator<<(std::ostream &OS, TypeMeta M) {
+  return OS << M.name();
+}
+
 /// What a factory is given: -1 where the caller named nothing.
-class TensorOptions {
+class KEVIN_FACADE_TYPE TensorOptions {
 public:
   KEVIN_FACADE_INLINE TensorOptions() {}
   KEVIN_FACADE_INLINE TensorOptions(ScalarType T) { Fields[0] = int(T); }
@@ -220,6 +265,9 @@ public:
     O.Fields[0] = int(T);
     return O;
   }
+  KEVIN_FACADE_INLINE TensorOptions dtype(TypeMeta T) const {
+    return dtype(T.toScalarType());
+  }
   KEVIN_FACADE_INLINE TensorOptions device(Device D) const {
     TensorOptions O = *this;
     O.Fields[1] = int(D.type());
@@ -230,26 +278,41 @@ public:
                                            DeviceIndex I = -1) const {
     return device(Device(D, I));
   }
-  KEVIN_FACADE_INLINE TensorOptions requires_grad(bool R) const {
-    TensorOptions O = *this;
-    O.Fields[3] = R;
-    return O;
-  }
-  KEVIN_FACADE_INLINE ScalarType dtype() const {
-    return Fields[0] < 0 ? ScalarType::Float : ScalarType(Fields[0]);
+  KEVIN_FACADE_INLINE TypeMeta dtype() const {
+    return TypeMeta(Fields[0] < 0 ? ScalarType::Float : ScalarType(Fields[0]));
   }
   KEVIN_FACADE_INLINE Device device() const {
     return Fields[1] < 0 ? Device(DeviceType::CPU)
                          : Device(DeviceType(Fields[1]), Fields[2]);
   }
   KEVIN_FACADE_INLINE const int *fields() const { return Fields; }
-  int Fields[4] = {-1, -1, -1, -1};
+
+private:
+  int Fields[3] = {-1, -1, -1};
 };
 KEVIN_FACADE_INLINE TensorOptions dtype(ScalarType T) {
   return TensorOptions().dtype(T);
 }
 KEVIN_FACADE_INLINE TensorOptions device(Device D) {
   return TensorOptions().device(D);
+}
+
+/// A scalar argument as torch's Scalar keeps it.
+struct KEVIN_FACADE_TYPE ScalarArgument {
+  int Kind;
+  double D;
+  int64_t I;
+};
+template <typename V>
+KEVIN_FACADE_INLINE ScalarArgument scalarArgument(V Value) {
+  static_assert(std::is_arithmetic<V>::value,
+                "kevin's torch facade takes arithmetic fill values");
+  if constexpr (std::is_same<V, bool>::value)
+    return {2, 0, Value ? 1 : 0};
+  else if constexpr (std::is_integral<V>::value)
+    return {1, 0, static_cast<int64_t>(Value)};
+  else
+    return {0, static_cast<double>(Value), 0};
 }
 
 template <typename T> struct ScalarTypeOf;
@@ -290,14 +353,18 @@ public:
     kevin_torch_support::moveTensor(this, &O);
   }
   KEVIN_FACADE_INLINE ~Tensor() { kevin_torch_support::destroyTensor(this); }
-  KEVIN_FACADE_INLINE Tensor &operator=(const Tensor &O) {
+  // torch assigns through a temporary (`x.view(...) = y` copies into x);
+  // the facade does not, so that form does not compile here.
+  Tensor &operator=(const Tensor &) && = delete;
+  Tensor &operator=(Tensor &&) && = delete;
+  KEVIN_FACADE_INLINE Tensor &operator=(const Tensor &O) & {
     if (this != &O) {
       kevin_torch_support::destroyTensor(this);
       kevin_torch_support::copyTensor(this, &O);
     }
     return *this;
   }
-  KEVIN_FACADE_INLINE Tensor &operator=(Tensor &&O) noexcept {
+  KEVIN_FACADE_INLINE Tensor &operator=(Tensor &&O) & noexcept {
     if (this != &O) {
       kevin_torch_support::destroyTensor(this);
       kevin_torch_support::moveTensor(this, &O);
@@ -329,7 +396,7 @@ public:
   KEVIN_FACADE_INLINE ScalarType scalar_type() const {
     return ScalarType(kevin_torch_support::scalarType(this));
   }
-  KEVIN_FACADE_INLINE ScalarType dtype() const { return scalar_type(); }
+  KEVIN_FACADE_INLINE TypeMeta dtype() const { return TypeMeta(scalar_type()); }
   KEVIN_FACADE_INLINE int64_t element_size() const {
     return kevin_torch_support::elementSize(this);
   }
@@ -357,8 +424,11 @@ public:
     return kevin_torch_support::dataPtr(this);
   }
   template <typename T> KEVIN_FACADE_INLINE T *data_ptr() const {
+    // torch has no data_ptr<const T>: it would not link.
+    static_assert(!std::is_const<T>::value && !std::is_volatile<T>::value,
+                  "torch's data_ptr takes an unqualified type");
     return static_cast<T *>(kevin_torch_support::typedDataPtr(
-        this, int(ScalarTypeOf<std::remove_cv_t<T>>::Value)));
+        this, int(ScalarTypeOf<T>::Value)));
   }
 #if defined(TORCH_VERSION_MAJOR) &&                                           \
     (TORCH_VERSION_MAJOR > 2 ||                                                \
@@ -390,13 +460,16 @@ public:
     return *this;
   }
   template <typename V> KEVIN_FACADE_INLINE Tensor &fill_(V Value) {
-    kevin_torch_support::fill(this, double(Value), std::is_integral<V>::value);
+    ScalarArgument A = scalarArgument(Value);
+    kevin_torch_support::fill(this, A.Kind, A.D, A.I);
     return *this;
   }
 
-  /// Storage for a support function to construct torch's tensor in.
+  /// Storage for a support function to construct torch's tensor in; null
+  /// (nothing to destroy) until it does, so a call that throws leaves
+  /// nothing behind.
   struct NoInit {};
-  KEVIN_FACADE_INLINE explicit Tensor(NoInit) {}
+  KEVIN_FACADE_INLINE explicit Tensor(NoInit) : Impl(nullptr) {}
 
 private:
   void *Impl;
@@ -406,20 +479,19 @@ static_assert(sizeof(Tensor) == sizeof(void *), "torch's layout");
 namespace kevin_facade {
 enum FactoryKind { Empty, Zeros, Ones, Full };
 KEVIN_FACADE_INLINE Tensor factory(FactoryKind Kind, IntArrayRef Sizes,
-                                   const TensorOptions &O, double Value = 0,
-                                   bool Integral = false) {
+                                   const TensorOptions &O,
+                                   ScalarArgument Value = {0, 0, 0}) {
   Tensor Out(Tensor::NoInit{});
   kevin_torch_support::factory(&Out, Kind, Sizes.data(), Sizes.size(),
-                               O.fields(), Value, Integral);
+                               O.fields(), Value.Kind, Value.D, Value.I);
   return Out;
 }
 KEVIN_FACADE_INLINE Tensor factoryLike(FactoryKind Kind, const Tensor &T,
                                        const TensorOptions &O,
-                                       double Value = 0,
-                                       bool Integral = false) {
+                                       ScalarArgument Value = {0, 0, 0}) {
   Tensor Out(Tensor::NoInit{});
-  kevin_torch_support::factoryLike(&Out, Kind, &T, O.fields(), Value,
-                                   Integral);
+  kevin_torch_support::factoryLike(&Out, Kind, &T, O.fields(), Value.Kind,
+                                   Value.D, Value.I);
   return Out;
 }
 } // namespace kevin_facade
@@ -439,8 +511,8 @@ KEVIN_FACADE_INLINE Tensor ones(IntArrayRef Sizes,
 template <typename V>
 KEVIN_FACADE_INLINE Tensor full(IntArrayRef Sizes, V Value,
                                 TensorOptions O = TensorOptions()) {
-  return kevin_facade::factory(kevin_facade::Full, Sizes, O, double(Value),
-                               std::is_integral<V>::value);
+  return kevin_facade::factory(kevin_facade::Full, Sizes, O,
+                               scalarArgument(Value));
 }
 KEVIN_FACADE_INLINE Tensor empty_like(const Tensor &T,
                                       TensorOptions O = TensorOptions()) {
@@ -457,8 +529,8 @@ KEVIN_FACADE_INLINE Tensor ones_like(const Tensor &T,
 template <typename V>
 KEVIN_FACADE_INLINE Tensor full_like(const Tensor &T, V Value,
                                      TensorOptions O = TensorOptions()) {
-  return kevin_facade::factoryLike(kevin_facade::Full, T, O, double(Value),
-                                   std::is_integral<V>::value);
+  return kevin_facade::factoryLike(kevin_facade::Full, T, O,
+                                   scalarArgument(Value));
 }
 #if defined(KEVIN_FACADE_HALF)
 using Half = c10::Half;
@@ -466,14 +538,20 @@ using Half = c10::Half;
 #if defined(KEVIN_FACADE_BFLOAT16)
 using BFloat16 = c10::BFloat16;
 #endif
-/// The device a tensor is on, for a device guard.
-KEVIN_FACADE_INLINE Device device_of(const Tensor &T) { return T.device(); }
+#if defined(KEVIN_FACADE_OPTIONAL)
+/// The device a tensor is on, for a device guard (none if undefined).
+KEVIN_FACADE_INLINE std::optional<Device> device_of(const Tensor &T) {
+  if (!T.defined())
+    return std::nullopt;
+  return T.device();
+}
+#endif
 } // namespace at
 
 namespace c10 {
 namespace cuda {
 inline namespace kevin_facade {
-class CUDAStream {
+class KEVIN_FACADE_TYPE CUDAStream {
 public:
   KEVIN_FACADE_INLINE CUDAStream(cudaStream_t S, int Device)
       : S(S), DeviceIndex(Device) {}
@@ -486,32 +564,49 @@ private:
   int DeviceIndex;
 };
 KEVIN_FACADE_INLINE CUDAStream getCurrentCUDAStream(int Device = -1) {
-  int Index = Device < 0 ? kevin_torch_support::currentDevice() : Device;
-  return CUDAStream(kevin_torch_support::currentStream(Index), Index);
+  int Index = -1;
+  cudaStream_t S = kevin_torch_support::currentStream(Device, &Index);
+  return CUDAStream(S, Index);
 }
 KEVIN_FACADE_INLINE CUDAStream getDefaultCUDAStream(int Device = -1) {
-  int Index = Device < 0 ? kevin_torch_support::currentDevice() : Device;
-  return CUDAStream(nullptr, Index);
+  int Index = -1;
+  cudaStream_t S = kevin_torch_support::defaultStream(Device, &Index);
+  return CUDAStream(S, Index);
 }
-/// Sets the device for its scope, and back.
-class CUDAGuard {
+/// torch's CUDAGuard (Kind 0 and 1) or OptionalCUDAGuard (2 and 3), made and
+/// ended by the support object in this storage.
+class KEVIN_FACADE_TYPE Guard {
 public:
-  KEVIN_FACADE_INLINE explicit CUDAGuard(c10::Device D)
-      : Previous(kevin_torch_support::currentDevice()) {
-    kevin_torch_support::setDevice(D.index() < 0 ? Previous : D.index());
+  Guard(const Guard &) = delete;
+  Guard &operator=(const Guard &) = delete;
+  KEVIN_FACADE_INLINE ~Guard() { kevin_torch_support::exitGuard(Storage, Kind); }
+
+protected:
+  KEVIN_FACADE_INLINE Guard(int Kind, int Type, int Index) : Kind(Kind) {
+    kevin_torch_support::enterGuard(Storage, Kind, Type, Index);
   }
-  KEVIN_FACADE_INLINE explicit CUDAGuard(int Index)
-      : Previous(kevin_torch_support::currentDevice()) {
-    kevin_torch_support::setDevice(Index);
-  }
-  CUDAGuard(const CUDAGuard &) = delete;
-  CUDAGuard &operator=(const CUDAGuard &) = delete;
-  KEVIN_FACADE_INLINE ~CUDAGuard() { kevin_torch_support::setDevice(Previous); }
 
 private:
-  int Previous;
+  alignas(16) unsigned char Storage[kevin_torch_support::GuardBytes];
+  int Kind;
 };
-using OptionalCUDAGuard = CUDAGuard;
+class KEVIN_FACADE_TYPE CUDAGuard : public Guard {
+public:
+  KEVIN_FACADE_INLINE explicit CUDAGuard(c10::Device D)
+      : Guard(0, int(D.type()), D.index()) {}
+  KEVIN_FACADE_INLINE explicit CUDAGuard(c10::DeviceIndex I)
+      : Guard(1, int(c10::DeviceType::CUDA), I) {}
+};
+class KEVIN_FACADE_TYPE OptionalCUDAGuard : public Guard {
+public:
+  KEVIN_FACADE_INLINE OptionalCUDAGuard() : Guard(3, -1, -1) {}
+  KEVIN_FACADE_INLINE explicit OptionalCUDAGuard(c10::Device D)
+      : Guard(2, int(D.type()), D.index()) {}
+#if defined(KEVIN_FACADE_OPTIONAL)
+  KEVIN_FACADE_INLINE explicit OptionalCUDAGuard(std::optional<c10::Device> D)
+      : Guard(D ? 2 : 3, D ? int(D->type()) : -1, D ? D->index() : -1) {}
+#endif
+};
 } // namespace kevin_facade
 } // namespace cuda
 } // namespace c10
@@ -545,14 +640,15 @@ KEVIN_FACADE_INLINE std::string joinMessage(const Parts &...P) {
 }
 } // namespace kevin_torch_support
 
+// As torch's: a bare `if` (so `if (a) TORCH_CHECK(b); else` does not
+// compile either), torch's default message only when no message is given.
 #define TORCH_CHECK(Cond, ...)                                                 \
-  do {                                                                         \
-    if (__builtin_expect(!(Cond), 0))                                          \
-      ::kevin_torch_support::checkFailed(                                      \
-          __func__, __FILE__, static_cast<uint32_t>(__LINE__), #Cond,          \
-          ::kevin_torch_support::joinMessage(__VA_ARGS__).c_str());            \
-  } while (false)
-#define TORCH_INTERNAL_ASSERT(Cond, ...) TORCH_CHECK(Cond, __VA_ARGS__)
+  if (__builtin_expect(!(Cond), 0)) {                                          \
+    ::kevin_torch_support::checkFailed(                                        \
+        __func__, __FILE__, static_cast<uint32_t>(__LINE__), #Cond,            \
+        sizeof(#__VA_ARGS__) > 1,                                              \
+        ::kevin_torch_support::joinMessage(__VA_ARGS__).c_str());              \
+  }
 #define C10_CUDA_KERNEL_LAUNCH_CHECK()                                         \
   ::kevin_torch_support::checkLaunch(__func__, __FILE__,                      \
                                      static_cast<uint32_t>(__LINE__))

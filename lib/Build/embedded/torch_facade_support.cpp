@@ -15,8 +15,10 @@
 #include <ATen/ops/ones_like.h>
 #include <ATen/ops/zeros.h>
 #include <ATen/ops/zeros_like.h>
+#include <ATen/Dispatch.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <c10/util/Exception.h>
 
@@ -34,6 +36,9 @@ static_assert(static_cast<int>(c10::ScalarType::BFloat16) == 15 &&
 #pragma GCC visibility push(hidden)
 namespace kevin_torch_support {
 
+/// The bytes torch_facade.h keeps for a device guard.
+constexpr size_t GuardBytes = 64;
+
 namespace {
 const at::Tensor &tensor(const void *T) {
   return *static_cast<const at::Tensor *>(T);
@@ -50,14 +55,29 @@ at::TensorOptions options(const int *Fields) {
   if (Fields[1] >= 0)
     O = O.device(at::Device(static_cast<at::DeviceType>(Fields[1]),
                             static_cast<c10::DeviceIndex>(Fields[2])));
-  if (Fields[3] >= 0)
-    O = O.requires_grad(Fields[3] != 0);
   return O;
 }
-at::Scalar fillValue(double Value, bool Integral) {
-  if (Integral)
-    return at::Scalar(static_cast<int64_t>(Value));
-  return at::Scalar(Value);
+/// The scalar the facade's caller passed, as torch's Scalar holds it.
+at::Scalar scalar(int Kind, double D, int64_t I) {
+  if (Kind == 2)
+    return at::Scalar(I != 0);
+  if (Kind == 1)
+    return at::Scalar(I);
+  return at::Scalar(D);
+}
+/// What torch's dispatch macros throw for a type they lack, in this
+/// version of torch: a NotImplementedError (torch 2.8 on) or an Error.
+bool dispatchThrowsNotImplemented() {
+  static const bool NotImplemented = [] {
+    try {
+      AT_DISPATCH_FLOATING_TYPES(at::ScalarType::Bool, "kevin", [] {});
+    } catch (const c10::NotImplementedError &) {
+      return true;
+    } catch (const c10::Error &) {
+    }
+    return false;
+  }();
+  return NotImplemented;
 }
 } // namespace
 
@@ -68,7 +88,11 @@ void copyTensor(void *Out, const void *From) {
 void moveTensor(void *Out, void *From) {
   new (Out) at::Tensor(std::move(tensor(From)));
 }
-void destroyTensor(void *T) { tensor(T).~Tensor(); }
+void destroyTensor(void *T) {
+  // Null: a result a support call threw before making.
+  if (*static_cast<void **>(T))
+    tensor(T).~Tensor();
+}
 bool isDefined(const void *T) { return tensor(T).defined(); }
 int64_t dim(const void *T) { return tensor(T).dim(); }
 int64_t numel(const void *T) { return tensor(T).numel(); }
@@ -124,14 +148,14 @@ void reshape(void *Out, const void *T, const int64_t *Sizes, size_t Count) {
   new (Out) at::Tensor(tensor(T).reshape(shape(Sizes, Count)));
 }
 void zero(void *T) { tensor(T).zero_(); }
-void fill(void *T, double Value, bool Integral) {
-  tensor(T).fill_(fillValue(Value, Integral));
+void fill(void *T, int Kind, double D, int64_t I) {
+  tensor(T).fill_(scalar(Kind, D, I));
 }
 void clone(void *Out, const void *T) {
   new (Out) at::Tensor(tensor(T).clone());
 }
 void factory(void *Out, int Kind, const int64_t *Sizes, size_t Count,
-             const int *Fields, double Value, bool Integral) {
+             const int *Fields, int ValueKind, double D, int64_t I) {
   at::IntArrayRef Shape = shape(Sizes, Count);
   at::TensorOptions O = options(Fields);
   switch (Kind) {
@@ -145,11 +169,11 @@ void factory(void *Out, int Kind, const int64_t *Sizes, size_t Count,
     new (Out) at::Tensor(at::ones(Shape, O));
     return;
   default:
-    new (Out) at::Tensor(at::full(Shape, fillValue(Value, Integral), O));
+    new (Out) at::Tensor(at::full(Shape, scalar(ValueKind, D, I), O));
   }
 }
 void factoryLike(void *Out, int Kind, const void *T, const int *Fields,
-                 double Value, bool Integral) {
+                 int ValueKind, double D, int64_t I) {
   const at::Tensor &X = tensor(T);
   at::TensorOptions O = options(Fields);
   switch (Kind) {
@@ -163,17 +187,24 @@ void factoryLike(void *Out, int Kind, const void *T, const int *Fields,
     new (Out) at::Tensor(at::ones_like(X, O));
     return;
   default:
-    new (Out)
-        at::Tensor(at::full_like(X, fillValue(Value, Integral), O));
+    new (Out) at::Tensor(at::full_like(X, scalar(ValueKind, D, I), O));
   }
 }
 const char *scalarTypeName(int Type) {
   return c10::toString(static_cast<at::ScalarType>(Type));
 }
+const char *typeMetaName(int Type, size_t *Length) {
+  // A view of a longer constant: not null-terminated.
+  auto Name =
+      caffe2::TypeMeta::fromScalarType(static_cast<at::ScalarType>(Type))
+          .name();
+  *Length = Name.size();
+  return Name.data();
+}
 void checkFailed(const char *Function, const char *File, uint32_t Line,
-                 const char *Condition, const char *Message) {
+                 const char *Condition, bool HasMessage, const char *Message) {
   std::string Text = Message;
-  if (Text.empty())
+  if (!HasMessage)
     Text = std::string("Expected ") + Condition +
            " to be true, but got false.  (Could this error message be "
            "improved?  If so, please report an enhancement request to "
@@ -182,18 +213,51 @@ void checkFailed(const char *Function, const char *File, uint32_t Line,
 }
 void dispatchFailed(const char *Function, const char *File, uint32_t Line,
                     const char *Name, int Type) {
-  throw c10::Error({Function, File, Line},
-                   std::string("\"") + Name + "\" not implemented for '" +
-                       scalarTypeName(Type) + "'");
+  std::string Text = std::string("\"") + Name + "\" not implemented for '" +
+                     scalarTypeName(Type) + "'";
+  if (dispatchThrowsNotImplemented())
+    throw c10::NotImplementedError({Function, File, Line}, Text);
+  throw c10::Error({Function, File, Line}, Text);
 }
-cudaStream_t currentStream(int DeviceIndex) {
-  return c10::cuda::getCurrentCUDAStream(
-             static_cast<c10::DeviceIndex>(DeviceIndex))
-      .stream();
+cudaStream_t currentStream(int DeviceIndex, int *Resolved) {
+  c10::cuda::CUDAStream S = c10::cuda::getCurrentCUDAStream(
+      static_cast<c10::DeviceIndex>(DeviceIndex));
+  *Resolved = S.device_index();
+  return S.stream();
 }
-int currentDevice() { return c10::cuda::current_device(); }
-void setDevice(int DeviceIndex) {
-  c10::cuda::set_device(static_cast<c10::DeviceIndex>(DeviceIndex));
+cudaStream_t defaultStream(int DeviceIndex, int *Resolved) {
+  c10::cuda::CUDAStream S = c10::cuda::getDefaultCUDAStream(
+      static_cast<c10::DeviceIndex>(DeviceIndex));
+  *Resolved = S.device_index();
+  return S.stream();
+}
+static_assert(sizeof(c10::cuda::CUDAGuard) <= GuardBytes &&
+                  sizeof(c10::cuda::OptionalCUDAGuard) <= GuardBytes &&
+                  alignof(c10::cuda::CUDAGuard) <= 16 &&
+                  alignof(c10::cuda::OptionalCUDAGuard) <= 16,
+              "the facade's guard storage holds torch's guards");
+void enterGuard(void *Storage, int Kind, int Type, int Index) {
+  c10::Device D(static_cast<c10::DeviceType>(Type < 0 ? 1 : Type),
+                static_cast<c10::DeviceIndex>(Index));
+  switch (Kind) {
+  case 0:
+    new (Storage) c10::cuda::CUDAGuard(D);
+    return;
+  case 1:
+    new (Storage) c10::cuda::CUDAGuard(static_cast<c10::DeviceIndex>(Index));
+    return;
+  case 2:
+    new (Storage) c10::cuda::OptionalCUDAGuard(D);
+    return;
+  default:
+    new (Storage) c10::cuda::OptionalCUDAGuard();
+  }
+}
+void exitGuard(void *Storage, int Kind) noexcept {
+  if (Kind < 2)
+    static_cast<c10::cuda::CUDAGuard *>(Storage)->~CUDAGuard();
+  else
+    static_cast<c10::cuda::OptionalCUDAGuard *>(Storage)->~OptionalCUDAGuard();
 }
 const cudaDeviceProp *currentDeviceProperties() {
   return at::cuda::getCurrentDeviceProperties();
