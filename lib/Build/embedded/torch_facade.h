@@ -649,6 +649,20 @@ KEVIN_FACADE_INLINE std::string joinMessage(const Parts &...P) {
         sizeof(#__VA_ARGS__) > 1,                                              \
         ::kevin_torch_support::joinMessage(__VA_ARGS__).c_str());              \
   }
+// torch's text: "<cond> INTERNAL ASSERT FAILED at "<file>":<line>, please
+// report a bug to PyTorch. <message>".
+#define KEVIN_FACADE_STRINGIZE_(X) #X
+#define KEVIN_FACADE_STRINGIZE(X) KEVIN_FACADE_STRINGIZE_(X)
+#define TORCH_INTERNAL_ASSERT(Cond, ...)                                       \
+  if (__builtin_expect(!(Cond), 0)) {                                          \
+    ::kevin_torch_support::checkFailed(                                        \
+        __func__, __FILE__, static_cast<uint32_t>(__LINE__), #Cond, true,      \
+        (std::string(#Cond " INTERNAL ASSERT FAILED at " KEVIN_FACADE_STRINGIZE( \
+             __FILE__) ":" KEVIN_FACADE_STRINGIZE(__LINE__) ", please report "   \
+                                                            "a bug to PyTorch. ") + \
+         ::kevin_torch_support::joinMessage(__VA_ARGS__))                      \
+            .c_str());                                                         \
+  }
 #define C10_CUDA_KERNEL_LAUNCH_CHECK()                                         \
   ::kevin_torch_support::checkLaunch(__func__, __FILE__,                      \
                                      static_cast<uint32_t>(__LINE__))
