@@ -162,6 +162,7 @@ torch::Tensor wrapper(torch::Tensor x, int64_t n) {
   TORCH_CHECK(x.dim() == 2, "sizes ", x.sizes(), " dtype ", x.dtype(),
               " type ", x.scalar_type());
   TORCH_CHECK(x.scalar_type() == at::kFloat);
+  TORCH_INTERNAL_ASSERT(n >= 0, "n ", n);
   const at::cuda::CUDAGuard guard(x.device());
   auto y = torch::empty({x.size(0), n}, x.options().dtype(torch::kInt32));
   auto z = torch::full({2}, 3, torch::TensorOptions().device(x.device()));
