@@ -288,9 +288,17 @@ fi
 
 } // namespace
 
-/// The header set an nvcc call was given: minimal, lean or real.
+/// The header set an nvcc call was given: facade, minimal, lean or real.
 std::string headerSetOf(const std::string &Call) {
   return Call.substr(0, Call.find(' '));
+}
+
+/// The header sets of nvcc's calls, in order.
+std::vector<std::string> nvccHeaderSets(const FakeCompilers &Fake) {
+  std::vector<std::string> Sets;
+  for (const std::string &Call : Fake.nvccCalls())
+    Sets.push_back(headerSetOf(Call));
+  return Sets;
 }
 
 /// The g++ compiles of the torch facade's support object.
@@ -343,10 +351,8 @@ TEST(BuilderTest, AUnitTheFacadeBreaksGetsTheMinimalExtensionHeader) {
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
-  std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 2u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
-  EXPECT_EQ(headerSetOf(Calls[1]), "minimal");
+  EXPECT_EQ(nvccHeaderSets(Fake),
+            (std::vector<std::string>{"facade", "minimal"}));
 }
 
 TEST(BuilderTest, AFacadeObjectNamingAFacadeTypeGoesToTheMinimalHeader) {
@@ -356,10 +362,8 @@ TEST(BuilderTest, AFacadeObjectNamingAFacadeTypeGoesToTheMinimalHeader) {
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
-  std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 2u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
-  EXPECT_EQ(headerSetOf(Calls[1]), "minimal");
+  EXPECT_EQ(nvccHeaderSets(Fake),
+            (std::vector<std::string>{"facade", "minimal"}));
   // The object was read and rejected before the support object was asked
   // for.
   EXPECT_EQ(supportCompiles(Fake), 0u);
@@ -390,9 +394,8 @@ TEST(BuilderTest, AUnitCallingOtherTorchFunctionsStartsWithTheLeanHeader) {
   Expected<BuildResult> R = Fake.build("auto y = torch::matmul(a, b);\n");
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Lean);
-  std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 1u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "lean");
+  EXPECT_EQ(nvccHeaderSets(Fake),
+            (std::vector<std::string>{"lean"}));
 }
 
 TEST(BuilderTest, AUnitTheMinimalHeaderBreaksIsBuiltWithTheRealOne) {
@@ -401,11 +404,8 @@ TEST(BuilderTest, AUnitTheMinimalHeaderBreaksIsBuiltWithTheRealOne) {
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Full);
-  std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 3u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
-  EXPECT_EQ(headerSetOf(Calls[1]), "minimal");
-  EXPECT_EQ(headerSetOf(Calls[2]), "real");
+  EXPECT_EQ(nvccHeaderSets(Fake),
+            (std::vector<std::string>{"facade", "minimal", "real"}));
 }
 
 TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
@@ -415,10 +415,8 @@ TEST(BuilderTest, AUnitTheLeanHeaderBreaksIsBuiltWithTheRealOne) {
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_TRUE(R->Ok) << R->Message;
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Full);
-  std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 2u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "lean");
-  EXPECT_EQ(headerSetOf(Calls[1]), "real");
+  EXPECT_EQ(nvccHeaderSets(Fake),
+            (std::vector<std::string>{"lean", "real"}));
 }
 
 TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
@@ -433,11 +431,8 @@ TEST(BuilderTest, ABuildErrorIsReportedFromTheRealHeader) {
       << R->Message;
   EXPECT_EQ(R->Message.find("with the facade header"), std::string::npos);
   EXPECT_EQ(R->Message.find("with the minimal header"), std::string::npos);
-  std::vector<std::string> Calls = Fake.nvccCalls();
-  ASSERT_EQ(Calls.size(), 3u);
-  EXPECT_EQ(headerSetOf(Calls[0]), "facade");
-  EXPECT_EQ(headerSetOf(Calls[1]), "minimal");
-  EXPECT_EQ(headerSetOf(Calls[2]), "real");
+  EXPECT_EQ(nvccHeaderSets(Fake),
+            (std::vector<std::string>{"facade", "minimal", "real"}));
 }
 
 TEST(BuilderTest, TheMinimalHeaderScanLetsThroughFactoriesAndOptions) {
