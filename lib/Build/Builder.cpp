@@ -19,6 +19,7 @@
 #include "TorchHeaders.h"
 #include "TranslationUnits.h"
 #include "kevin/Build/DiagnosticMapper.h"
+#include "kevin/Build/FunctionDeclaration.h"
 #include "kevin/Build/LaunchGate.h"
 #include "kevin/Support/Clock.h"
 
@@ -28,6 +29,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -73,6 +75,51 @@ std::string mapCompilerOutput(const std::string &Output, const std::string &Dir,
   for (size_t P; (P = Mapped.find(Dir)) != std::string::npos;)
     Mapped.erase(P, Dir.size());
   return truncateMessage(Mapped, Options.MaxMessageBytes);
+}
+
+/// Whether Text holds Word as a whole word (in code, a comment or a
+/// directive alike).
+bool holdsWord(const std::string &Text, const std::string &Word) {
+  for (size_t At = Text.find(Word); At != std::string::npos;
+       At = Text.find(Word, At + 1))
+    if ((At == 0 || !isWordChar(Text[At - 1])) &&
+        wordEnd(Text, At) == At + Word.size())
+      return true;
+  return false;
+}
+
+/// Whether every error of a failed binding-unit compile says that a bound
+/// function is not declared, for functions whose names the candidate's C++
+/// sources never spell: torch's full header declares none of the
+/// candidate's functions, so it would fail the same way, and the message
+/// stands without that slow compile.
+bool onlyUnwrittenBoundFunctions(const std::string &Output,
+                                 const ExtensionSpec &Spec,
+                                 const std::string &CandidateCpp) {
+  size_t Errors = 0;
+  std::istringstream In(Output);
+  for (std::string Line; std::getline(In, Line);) {
+    if (Line.find("error:") == std::string::npos)
+      continue;
+    bool Unwritten = false;
+    for (const auto &Function : Spec.Functions) {
+      const std::string &Name = Function.first;
+      // g++ quotes with ' ' in the C locale, with U+2018 U+2019 in others.
+      bool Said = false;
+      for (const auto &[Open, Close] :
+           {std::pair<const char *, const char *>{"'", "'"},
+            {"\u2018", "\u2019"}})
+        Said |= Line.find(": error: " + (Open + Name + Close) +
+                          " was not declared in this scope") !=
+                std::string::npos;
+      if ((Unwritten = Said && !holdsWord(CandidateCpp, Name)))
+        break;
+    }
+    if (!Unwritten)
+      return false;
+    ++Errors;
+  }
+  return Errors > 0;
 }
 
 /// Fills Result from the cache when it has the key's library or a
@@ -368,32 +415,38 @@ bool ExtensionBuild::facadeObjectLinks(const Step &S,
 
 /// A CUDA unit: its commands in turn, until one builds or times out. An
 /// object of the facade that cannot be linked is compiled again with the
-/// next header set.
+/// next header set; a unit whose facade compile failed for an error of its
+/// own goes straight to torch's header (the last command).
 void ExtensionBuild::compileCuda(size_t I) {
   Step &S = Steps[I];
-  for (const auto &[Header, Argv] : S.Tries) {
+  for (size_t N = 0; N < S.Tries.size(); ++N) {
+    const auto &[Header, Argv] = S.Tries[N];
     S.Header = Header;
     S.Argv = Argv;
     runStep(S, T, Options, Dir);
-    if (S.TimedOut)
+    if (S.TimedOut || (S.Ok && Header != TorchHeader::Facade))
       break;
-    if (Header == TorchHeader::Facade && S.Ok &&
-        !facadeObjectLinks(S, Objects[I]))
-      S.Ok = false;
-    if (S.Ok)
+    if (Header != TorchHeader::Facade)
+      continue;
+    if (S.Ok && facadeObjectLinks(S, Objects[I]))
       break;
+    if (!S.Ok && !facadeErrorMayBeTheFacades(S.Output))
+      N = S.Tries.size() - 2;
+    S.Ok = false;
   }
 }
 
 /// A C++ unit: the binding unit first with kevin's minimal binding set
-/// (when TryMinimal), then with torch's header.
+/// (when TryMinimal), then with torch's header, unless the first compile
+/// failed only for bound functions the candidate never wrote.
 void ExtensionBuild::compileCxx(size_t I, bool TryMinimal) {
   Step &S = Steps[I];
   if (TryMinimal) {
     S.Header = TorchHeader::Minimal;
     S.Argv = cxxArgvWithHeaders(BindingDir, Units[I].FileName, Objects[I]);
     runStep(S, T, Options, Dir);
-    if (S.Ok || S.TimedOut)
+    if (S.Ok || S.TimedOut ||
+        onlyUnwrittenBoundFunctions(S.Output, Spec, CandidateCpp))
       return;
   }
   if (Units[I].StartsWithExtensionHeader)
@@ -469,13 +522,19 @@ Error ExtensionBuild::queueJobs() {
 }
 
 /// Compile, at most Options.Jobs at a time, in the jobs' order; the binding
-/// set's precompiled header on a thread of its own.
+/// set's precompiled header and the facade's support object (for a build
+/// whose CUDA units may link it, so that the first builds of a cache do not
+/// wait for it after their own compiles) on threads of their own, unless
+/// another build is making them.
 void ExtensionBuild::runJobs() {
-  std::thread PchThread;
+  std::thread PchThread, SupportThread;
   if (BuildBindingPch)
     PchThread = std::thread([this] {
       precompiledHeader(Glue, T, Options, minimalBindingPch(BindingDir), false);
     });
+  if (!FacadeDir.empty())
+    SupportThread =
+        std::thread([this] { torchFacadeSupport(T, Options, false); });
   std::vector<std::thread> Threads;
   std::atomic<size_t> Next{0};
   unsigned Workers =
@@ -487,8 +546,9 @@ void ExtensionBuild::runJobs() {
     });
   for (std::thread &Th : Threads)
     Th.join();
-  if (PchThread.joinable())
-    PchThread.join();
+  for (std::thread *Th : {&PchThread, &SupportThread})
+    if (Th->joinable())
+      Th->join();
 }
 
 /// The objects to link, the headers used, and what the compiles printed.
