@@ -1,24 +1,16 @@
 #!/usr/bin/env bash
 #===-- bench-build-errors.sh - what a candidate that does not build costs --===#
 #
-# Two build errors a model's answer often has, each built from an empty
-# cache with kevin-run --build-only, the way kevin takes it and, side by
-# side in the same run, a variant that makes kevin take the long way (the
-# one it took before it could tell), with the ratio:
+# A kind of build error in models' answers, built from an empty cache with
+# kevin-run --build-only the way kevin takes it and, side by side in the
+# same run, a variant that makes kevin take the long way (the one it took
+# before it could tell), with the ratio: functions=[...] names a function
+# the C++ sources never declare (test/kevin-run/Inputs/relu_cpp_unbound.py).
+# kevin's binding set gives the message; the variant spells the name in a
+# comment, so torch's own torch/extension.h is compiled too (with its
+# precompiled header, which an empty cache lacks).
 #
-#   binding   functions=[...] names a function the C++ sources never declare
-#             (test/kevin-run/Inputs/relu_cpp_unbound.py). kevin's binding
-#             set gives the message; the variant spells the name in a comment,
-#             so torch's own torch/extension.h is compiled too (with its
-#             precompiled header, which an empty cache lacks).
-#   kernel    the CUDA unit reads a name it never declared
-#             (test/kevin-check/Inputs/wild/bad_06_undeclared_identifier.py).
-#             The facade's errors name nothing of torch's, so torch's header
-#             comes next; the variant adds an error naming torch::, so
-#             kevin's minimal set is compiled between them.
-#
-# Every build must end in build-error, with the header set the script
-# expects (binding_header minimal / full; cuda_header full on both sides),
+# Both builds must end in build-error, with binding_header minimal and full,
 # or the script stops. Builder seconds are the record's build.seconds.
 #
 # usage: utils/bench-build-errors.sh [--build-dir DIR]
@@ -41,20 +33,13 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/kevin-bench-errors.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
 BINDING=$ROOT/test/kevin-run/Inputs/relu_cpp_unbound.py
-KERNEL=$ROOT/test/kevin-check/Inputs/wild/bad_06_undeclared_identifier.py
-# The long-way variants: one line added after the first source string opens.
+# The long-way variant: one comment line after the source string opens.
 sed '0,/r"""/s//r"""\n\/\/ relu_forward_fast: bound below/' "$BINDING" > "$WORK/binding_long.py"
-# (Before the source's own includes: kevin's CUDA unit, as load_inline's,
-# starts with torch/types.h.)
-sed '0,/r"""/s//r"""\nstatic_assert(sizeof(torch::KevinBenchMissing) > 0, "");/' "$KERNEL" > "$WORK/kernel_long.py"
 grep -q 'relu_forward_fast: bound below' "$WORK/binding_long.py"
-grep -q KevinBenchMissing "$WORK/kernel_long.py"
 
 # "seconds" of one build of File from an empty cache, which must end in
 # build-error with Header (binding_header or cuda_header) equal to Expected.
-# Each cache starts empty, so both sides also compile kevin's one-time
-# objects (precompiled headers, the facade's support object) beside their
-# units: the ratio is of whole cold builds.
+# Each cache starts empty: the ratio is of whole cold builds.
 build() {
   local file=$1 header=$2 expected=$3 cache record
   cache=$(mktemp -d "$WORK/cache.XXXXXX")
@@ -70,16 +55,16 @@ assert used == expected, "%s %s, expected %s" % (header, used, expected)
 print("%.1f" % b["seconds"])' "$header" "$expected"
 }
 
-# One row: Name, the header entry, what each side must use, the two files.
+# One row: Name, the header entry, what each side must use, the two files
+# (a row per kind of build error).
 row() {
   local name=$1 header=$2 short_set=$3 long_set=$4 short=$5 long=$6 s l
   s=$(build "$short" "$header" "$short_set")
   l=$(build "$long" "$header" "$long_set")
-  printf '%-8s %-12s %-12s %-12s %s\n' "$name" "$header" "$s" "$l" \
+  printf '%-8s %-15s %-10s %-13s %s\n' "$name" "$header" "$s" "$l" \
     "$("$PYTHON" -c "print('%.1fx' % ($l / $s))")"
 }
 
 echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %-12s %-12s %-12s %s\n' error header "kevin (s)" "long way (s)" ratio
+printf '%-8s %-15s %-10s %-13s %s\n' error header "kevin (s)" "long way (s)" ratio
 row binding binding_header minimal full "$BINDING" "$WORK/binding_long.py"
-row kernel cuda_header full full "$KERNEL" "$WORK/kernel_long.py"

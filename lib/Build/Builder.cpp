@@ -415,24 +415,20 @@ bool ExtensionBuild::facadeObjectLinks(const Step &S,
 
 /// A CUDA unit: its commands in turn, until one builds or times out. An
 /// object of the facade that cannot be linked is compiled again with the
-/// next header set; a unit whose facade compile failed for an error of its
-/// own goes straight to torch's header (the last command).
+/// next header set.
 void ExtensionBuild::compileCuda(size_t I) {
   Step &S = Steps[I];
-  for (size_t N = 0; N < S.Tries.size(); ++N) {
-    const auto &[Header, Argv] = S.Tries[N];
+  for (const auto &[Header, Argv] : S.Tries) {
     S.Header = Header;
     S.Argv = Argv;
     runStep(S, T, Options, Dir);
-    if (S.TimedOut || (S.Ok && Header != TorchHeader::Facade))
+    if (S.TimedOut)
       break;
-    if (Header != TorchHeader::Facade)
-      continue;
-    if (S.Ok && facadeObjectLinks(S, Objects[I]))
+    if (Header == TorchHeader::Facade && S.Ok &&
+        !facadeObjectLinks(S, Objects[I]))
+      S.Ok = false;
+    if (S.Ok)
       break;
-    if (!S.Ok && !facadeErrorMayBeTheFacades(S.Output))
-      N = S.Tries.size() - 2;
-    S.Ok = false;
   }
 }
 

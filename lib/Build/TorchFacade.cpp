@@ -8,10 +8,7 @@
 #include "CompileStep.h"
 #include "PrecompiledHeader.h"
 #include "TorchHeaders.h"
-#include "kevin/Build/FunctionDeclaration.h"
 
-#include <cctype>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -100,73 +97,6 @@ std::vector<std::string> torchFacadeDefines(const std::string &Text) {
   if (mentions(Text, {"BFloat16", "BFLOAT16"}))
     Defines.push_back("-DKEVIN_FACADE_BFLOAT16");
   return Defines;
-}
-
-namespace {
-
-/// Whether Line names something of torch's, of the standard library (whose
-/// headers torch brings and the facade mostly does not), or the facade.
-bool namesWhatTheFacadeMayLack(const std::string &Line) {
-  // nvcc's front end quotes names with ", g++ with ' (or U+2018 U+2019 in
-  // other locales: a namespace is matched with its closing quote alone).
-  static const char *const Words[] = {
-      "at::",    "c10::",    "torch::",    "caffe2::",   "std::",
-      "at\"",    "c10\"",    "torch\"",    "std\"",      "at'",
-      "c10'",    "torch'",   "std'",       "at\u2019",   "c10\u2019",
-      "torch\u2019", "std\u2019", "AT_",   "C10_",       "TORCH_",
-      "THC",     "c10/",     "ATen/",      "torch/",     "kevin_facade",
-      "kevin_torch", "torch_facade"};
-  for (const char *Word : Words)
-    for (size_t At = Line.find(Word); At != std::string::npos;
-         At = Line.find(Word, At + 1))
-      // A whole word's start: FLOAT_MAX does not name AT_.
-      if (At == 0 || !isWordChar(Line[At - 1]))
-        return true;
-  return false;
-}
-
-/// Whether an error line says that an all-capitals name (a constant such as
-/// FLT_MAX, which torch's headers may bring) is not declared: nvcc's
-/// `identifier "FLT_MAX" is undefined`, g++'s `'FLT_MAX' was not declared`.
-bool undeclaredConstant(const std::string &Line) {
-  if (Line.find(" is undefined") == std::string::npos &&
-      Line.find(" was not declared") == std::string::npos)
-    return false;
-  for (const char *Quote : {"\"", "'", "\u2018"}) {
-    size_t At = Line.find(Quote, Line.find("error:"));
-    if (At == std::string::npos)
-      continue;
-    At += std::strlen(Quote);
-    size_t End = wordEnd(Line, At);
-    bool Capitals = End > At;
-    for (size_t I = At; I < End; ++I)
-      Capitals &= !std::islower(static_cast<unsigned char>(Line[I]));
-    if (Capitals)
-      return true;
-  }
-  return false;
-}
-
-} // namespace
-
-bool facadeErrorMayBeTheFacades(const std::string &CompilerOutput) {
-  std::istringstream In(CompilerOutput);
-  // The error lines and the lines that qualify one (nvcc's "operand types
-  // are: at::Tensor [ int ]"), not the source line each compiler echoes
-  // after an error, macros (the facade's too) expanded.
-  for (std::string Line; std::getline(In, Line);) {
-    bool Error = Line.find("error:") != std::string::npos;
-    bool Qualifier = false;
-    for (const char *Phrase :
-         {"types are:", "type is:", "detected during", "In instantiation of",
-          "required from"})
-      Qualifier |= Line.find(Phrase) != std::string::npos;
-    if ((Error || Qualifier) && namesWhatTheFacadeMayLack(Line))
-      return true;
-    if (Error && undeclaredConstant(Line))
-      return true;
-  }
-  return false;
 }
 
 std::string torchFacadeObjectProblem(const std::string &Object,

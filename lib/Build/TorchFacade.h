@@ -32,16 +32,6 @@ bool fitsTorchFacade(const std::string &Text,
 /// seconds of compile each) only when the text names them.
 std::vector<std::string> torchFacadeDefines(const std::string &Text);
 
-/// Whether the errors of a failed facade compile may come from what the
-/// facade lacks: an error line of the compiler's output (not the source it
-/// echoes) names something of torch (at::,
-/// c10::, torch::, their namespaces, an AT_, C10_ or TORCH_ macro) or the
-/// facade itself. Otherwise the error is the unit's own, and kevin's other
-/// header sets would fail the same way: the unit goes straight to torch's
-/// own header, whose compile gives the message. Either way the verdict is
-/// torch's header's; this only spares a compile.
-bool facadeErrorMayBeTheFacades(const std::string &CompilerOutput);
-
 /// Why an object compiled with the facade cannot be linked, or "": a symbol
 /// that names one of the facade's own types (a function another unit or
 /// torch would call with torch's type), or that defines or refers to a

@@ -222,50 +222,6 @@ void launch(torch::Tensor x) {
             "");
 }
 
-TEST(TorchFacadeTest, ErrorsOfTheUnitsOwnAreToldFromWhatTheFacadeLacks) {
-  FacadeCompiler C;
-  if (C.Nvcc.empty() || C.TorchIncludes.empty())
-    GTEST_SKIP() << "no nvcc or no torch headers";
-  auto nvccErrors = [&](const std::string &Body) {
-    std::ofstream(C.Dir.Path + "/broken.cu")
-        << "#include <torch/extension.h>\n"
-           "__global__ void k(const float *x, float *y, int n) {}\n"
-        << Body;
-    std::string Command = C.Nvcc + " -c -std=c++17 -I " + C.FacadeDir + " " +
-                          C.TorchIncludes + " -o " + C.Dir.Path +
-                          "/broken.o " + C.Dir.Path + "/broken.cu 2>&1";
-    std::string Output;
-    if (FILE *Pipe = ::popen(Command.c_str(), "r")) {
-      char Buffer[4096];
-      for (size_t N; (N = std::fread(Buffer, 1, sizeof(Buffer), Pipe)) > 0;)
-        Output.append(Buffer, N);
-      EXPECT_NE(::pclose(Pipe), 0) << Body;
-    }
-    return Output;
-  };
-  // A model's own slips, in a wrapper of torch's types; nvcc echoes the
-  // line of the first with the facade's dispatch macro expanded.
-  std::string Own = nvccErrors(R"(
-torch::Tensor f(torch::Tensor x) {
-  auto out = torch::empty_like(x);
-  int n = x.numel();
-  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "f", [&] {
-    k<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), outp.data_ptr<float>(), n);
-  });
-  return out
-}
-)");
-  EXPECT_NE(Own.find("\"outp\""), std::string::npos) << Own;
-  EXPECT_FALSE(facadeErrorMayBeTheFacades(Own)) << Own;
-  // What the facade lacks.
-  std::string Lack = nvccErrors(R"(
-void f(torch::Tensor x) {
-  auto a = x.packed_accessor32<float, 1, torch::RestrictPtrTraits>();
-}
-)");
-  EXPECT_TRUE(facadeErrorMayBeTheFacades(Lack)) << Lack;
-}
-
 TEST(TorchFacadeTest, WhatTorchRejectsDoesNotCompileWithTheFacade) {
   FacadeCompiler C;
   if (C.CudaInclude.empty())
