@@ -172,7 +172,8 @@ private:
   Expected<BuildResult> publish(const CacheEntry &Entry);
 
   std::vector<std::string> cxxArgv(const TranslationUnit &U,
-                                    const std::string &Object);
+                                    const std::string &Object,
+                                    bool MayMakePch);
   std::vector<std::string> cxxArgvWithHeaders(const std::string &HeaderDir,
                                               const std::string &Source,
                                               const std::string &Object) const;
@@ -328,14 +329,22 @@ void ExtensionBuild::chooseBindingSplit() {
 
 /// The precompiled header of torch/extension.h is built (once per cache,
 /// when missing) by the first unit that wants it, while nvcc already runs
-/// on the CUDA units.
+/// on the CUDA units. A unit that failed with kevin's binding set (most
+/// likely an error of its own, compiled again for torch's message) uses it
+/// only when the cache has it: it does not wait for it to be made.
 std::vector<std::string> ExtensionBuild::cxxArgv(const TranslationUnit &U,
-                                                 const std::string &Object) {
+                                                 const std::string &Object,
+                                                 bool MayMakePch) {
   std::vector<std::string> Argv = {T.Cxx};
   Argv.insert(Argv.end(), Cxx.begin(), Cxx.end());
   if (Options.UsePrecompiledHeader && U.StartsWithExtensionHeader) {
     std::call_once(PchOnce, [&] {
-      Pch = precompiledHeader(Cxx, T, Options, torchExtensionPch(), true);
+      if (MayMakePch)
+        Pch = precompiledHeader(Cxx, T, Options, torchExtensionPch(), true);
+      else if (std::string Made =
+                   pchHeaderPath(Cxx, T, Options, torchExtensionPch());
+               fileExists(Made + ".gch"))
+        Pch = Made;
     });
     if (!Pch.empty())
       Argv.insert(Argv.end(), {"-include", Pch, "-Winvalid-pch"});
@@ -447,7 +456,7 @@ void ExtensionBuild::compileCxx(size_t I, bool TryMinimal) {
   }
   if (Units[I].StartsWithExtensionHeader)
     S.Header = TorchHeader::Full;
-  S.Argv = cxxArgv(Units[I], Objects[I]);
+  S.Argv = cxxArgv(Units[I], Objects[I], !TryMinimal);
   runStep(S, T, Options, Dir);
 }
 

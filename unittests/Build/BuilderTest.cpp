@@ -694,18 +694,46 @@ TEST(BuilderTest, ASplitHalfThatTimesOutIsATimeout) {
 }
 
 TEST(BuilderTest, TorchsHeaderComesWithItsPrecompiledHeaderWhenAsked) {
+  auto usesPch = [](const std::string &Call) {
+    return Call.find("/torch_extension.h -Winvalid-pch") != std::string::npos;
+  };
   for (bool UsePch : {false, true}) {
     FakeCompilers Fake;
-    Expected<BuildResult> R = Fake.buildCpu("// needs_full_binding\n", UsePch);
+    // A unit that goes straight to torch's header makes its precompiled
+    // header when asked.
+    Expected<BuildResult> R = Fake.buildCpu(
+        "auto f(torch::Tensor a) { return torch::matmul(a, a); }\n", UsePch);
     ASSERT_TRUE(R) << R.error().message();
     EXPECT_TRUE(R->Ok) << R->Message;
     EXPECT_EQ(R->PrecompiledHeaderUsed, UsePch);
     std::vector<std::string> Calls = Fake.cxxCompiles();
-    ASSERT_EQ(Calls.size(), 2u);
-    EXPECT_EQ(headerSetOf(Calls[1]), "real");
-    EXPECT_EQ(Calls[1].find("/torch_extension.h -Winvalid-pch") !=
-                  std::string::npos,
-              UsePch)
-        << Calls[1];
+    ASSERT_EQ(Calls.size(), 1u);
+    EXPECT_EQ(headerSetOf(Calls[0]), "real");
+    EXPECT_EQ(usesPch(Calls[0]), UsePch) << Calls[0];
+    // One that failed with kevin's binding set then takes it from the cache.
+    R = Fake.buildCpu("// needs_full_binding\n", UsePch);
+    ASSERT_TRUE(R) << R.error().message();
+    EXPECT_TRUE(R->Ok) << R->Message;
+    EXPECT_EQ(R->PrecompiledHeaderUsed, UsePch);
+    Calls = Fake.cxxCompiles();
+    ASSERT_EQ(Calls.size(), 3u);
+    EXPECT_EQ(headerSetOf(Calls[2]), "real");
+    EXPECT_EQ(usesPch(Calls[2]), UsePch) << Calls[2];
   }
+}
+
+TEST(BuilderTest, AUnitTheBindingSetBreaksDoesNotWaitForTorchsPrecompiledHeader) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.buildCpu("// needs_full_binding\n", true);
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_FALSE(R->PrecompiledHeaderUsed);
+  std::vector<std::string> Calls = Fake.cxxCompiles();
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_EQ(headerSetOf(Calls[1]), "real");
+  EXPECT_EQ(Calls[1].find("-Winvalid-pch"), std::string::npos) << Calls[1];
+  // Nor is it made for later builds (kevin's binding set's is).
+  for (const auto &Entry :
+       std::filesystem::recursive_directory_iterator(Fake.Dir + "/cache/pch"))
+    EXPECT_NE(Entry.path().filename(), "torch_extension.h.gch");
 }
