@@ -77,17 +77,6 @@ std::string mapCompilerOutput(const std::string &Output, const std::string &Dir,
   return truncateMessage(Mapped, Options.MaxMessageBytes);
 }
 
-/// Whether Text holds Word as a whole word (in code, a comment or a
-/// directive alike).
-bool holdsWord(const std::string &Text, const std::string &Word) {
-  for (size_t At = Text.find(Word); At != std::string::npos;
-       At = Text.find(Word, At + 1))
-    if ((At == 0 || !isWordChar(Text[At - 1])) &&
-        wordEnd(Text, At) == At + Word.size())
-      return true;
-  return false;
-}
-
 /// Whether every error of a failed binding-unit compile says that a bound
 /// function is not declared, for functions whose names the candidate's C++
 /// sources never spell: torch's full header declares none of the
@@ -112,7 +101,8 @@ bool onlyUnwrittenBoundFunctions(const std::string &Output,
         Said |= Line.find(": error: " + (Open + Name + Close) +
                           " was not declared in this scope") !=
                 std::string::npos;
-      if ((Unwritten = Said && !holdsWord(CandidateCpp, Name)))
+      if ((Unwritten =
+               Said && findWord(CandidateCpp, Name) == std::string::npos))
         break;
     }
     if (!Unwritten)
@@ -308,11 +298,10 @@ void ExtensionBuild::chooseHeaders() {
 void ExtensionBuild::chooseBindingSplit() {
   if (!BindingDir.empty() && !Spec.Functions.empty() &&
       Options.UsePrecompiledHeader) {
-    BindingPch = pchHeaderPath(Glue, T, Options, minimalBindingPch(BindingDir));
-    BuildBindingPch = !fileExists(BindingPch + ".gch");
-    if (BuildBindingPch)
-      BindingPch.clear();
-    else
+    BindingPch = cachedPrecompiledHeader(Glue, T, Options,
+                                         minimalBindingPch(BindingDir));
+    BuildBindingPch = BindingPch.empty();
+    if (!BuildBindingPch)
       Split = splitBinding(Spec, Units[MainIndex], CandidateCpp);
   }
   if (Split && MinimalDir.empty())
@@ -339,12 +328,10 @@ std::vector<std::string> ExtensionBuild::cxxArgv(const TranslationUnit &U,
   Argv.insert(Argv.end(), Cxx.begin(), Cxx.end());
   if (Options.UsePrecompiledHeader && U.StartsWithExtensionHeader) {
     std::call_once(PchOnce, [&] {
-      if (MayMakePch)
-        Pch = precompiledHeader(Cxx, T, Options, torchExtensionPch(), true);
-      else if (std::string Made =
-                   pchHeaderPath(Cxx, T, Options, torchExtensionPch());
-               fileExists(Made + ".gch"))
-        Pch = Made;
+      Pch = MayMakePch ? precompiledHeader(Cxx, T, Options,
+                                           torchExtensionPch(), true)
+                       : cachedPrecompiledHeader(Cxx, T, Options,
+                                                 torchExtensionPch());
     });
     if (!Pch.empty())
       Argv.insert(Argv.end(), {"-include", Pch, "-Winvalid-pch"});

@@ -176,18 +176,6 @@ bool isPlainReturnType(const std::string &Prefix) {
          (isWordChar(Last) || Last == '>' || Last == '*' || Last == '&');
 }
 
-/// The position of the first whole word Word in Text, or npos.
-size_t findWord(const std::string &Text, const std::string &Word) {
-  for (size_t P = Text.find(Word); P != std::string::npos;
-       P = Text.find(Word, P + 1)) {
-    size_t E = P + Word.size();
-    if ((P == 0 || !isWordChar(Text[P - 1])) &&
-        (E == Text.size() || !isWordChar(Text[E])))
-      return P;
-  }
-  return std::string::npos;
-}
-
 std::string trim(const std::string &S) {
   size_t B = 0, E = S.size();
   while (B < E && isSpace(S[B]))
@@ -252,6 +240,17 @@ std::optional<std::string> prototypeAt(const MaskedText &M, size_t NameAt,
 }
 
 } // namespace
+
+size_t findWord(const std::string &Text, const std::string &Word) {
+  for (size_t P = Text.find(Word); P != std::string::npos;
+       P = Text.find(Word, P + 1)) {
+    size_t E = P + Word.size();
+    if ((P == 0 || !isWordChar(Text[P - 1])) &&
+        (E == Text.size() || !isWordChar(Text[E])))
+      return P;
+  }
+  return std::string::npos;
+}
 
 std::string codeWithoutComments(const std::string &Text) {
   MaskedText M(Text);

@@ -35,9 +35,12 @@ PchRecipe minimalBindingPch(const std::string &BindingDir) {
           {"-I", BindingDir}};
 }
 
-std::string pchHeaderPath(const std::vector<std::string> &Flags,
-                          const TorchToolchain &T, const BuildOptions &Options,
-                          const PchRecipe &Recipe) {
+/// The path of the header in the cache directory of a precompiled header
+/// for these flags (its compiled form beside it, once built).
+static std::string pchHeaderPath(const std::vector<std::string> &Flags,
+                                 const TorchToolchain &T,
+                                 const BuildOptions &Options,
+                                 const PchRecipe &Recipe) {
   ContentHasher H;
   H.add(BuilderVersion)
       .add("pch")
@@ -52,13 +55,27 @@ std::string pchHeaderPath(const std::vector<std::string> &Flags,
          Recipe.FileName;
 }
 
+/// The compiled form of Header: its .gch, or the object of a source.
+static std::string compiledForm(const std::string &Header,
+                                const PchRecipe &Recipe) {
+  return Header + (Recipe.Object ? ".o" : ".gch");
+}
+
+std::string cachedPrecompiledHeader(const std::vector<std::string> &Flags,
+                                    const TorchToolchain &T,
+                                    const BuildOptions &Options,
+                                    const PchRecipe &Recipe) {
+  std::string Header = pchHeaderPath(Flags, T, Options, Recipe);
+  return fileExists(compiledForm(Header, Recipe)) ? Header : "";
+}
+
 std::string precompiledHeader(const std::vector<std::string> &Flags,
                               const TorchToolchain &T,
                               const BuildOptions &Options,
                               const PchRecipe &Recipe, bool Wait) {
   std::string Header = pchHeaderPath(Flags, T, Options, Recipe);
   std::string Dir = Header.substr(0, Header.rfind('/'));
-  std::string Output = Header + (Recipe.Object ? ".o" : ".gch");
+  std::string Output = compiledForm(Header, Recipe);
   // A compile that failed fails again: later builds do not wait for it.
   std::string Failed = Output + ".failed";
   if (fileExists(Output))

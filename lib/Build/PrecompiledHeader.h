@@ -34,16 +34,18 @@ struct PchRecipe {
 PchRecipe torchExtensionPch();
 PchRecipe minimalBindingPch(const std::string &BindingDir);
 
-/// The path of the header in the cache directory of a precompiled header
-/// for these flags (its .gch beside it, once built).
-std::string pchHeaderPath(const std::vector<std::string> &Flags,
-                          const TorchToolchain &T, const BuildOptions &Options,
-                          const PchRecipe &Recipe);
+/// The path of the precompiled header for these flags when the cache has
+/// it made (as precompiledHeader returns it); empty when it has not.
+std::string cachedPrecompiledHeader(const std::vector<std::string> &Flags,
+                                    const TorchToolchain &T,
+                                    const BuildOptions &Options,
+                                    const PchRecipe &Recipe);
 
 /// Returns the path of a usable precompiled header for these flags (of
 /// the source, for an Object recipe: its .o beside it), building it under
-/// a file lock when missing; empty when it cannot be had. Unless Wait, it does not wait for another process's build of it:
-/// it returns empty at once.
+/// a file lock when missing; empty when it cannot be had. Unless Wait, it
+/// does not wait for another process's build of it: it returns empty at
+/// once.
 std::string precompiledHeader(const std::vector<std::string> &Flags,
                               const TorchToolchain &T,
                               const BuildOptions &Options,

@@ -36,6 +36,10 @@ bool isWordChar(char C);
 /// when Text[At] is not a word character.
 size_t wordEnd(const std::string &Text, size_t At);
 
+/// The position of the first whole word Word in Text (code, comment or
+/// directive alike), or npos.
+size_t findWord(const std::string &Text, const std::string &Word);
+
 /// Text with its comments, preprocessor directives and string and character
 /// literals blanked (line breaks kept): only code is left to scan.
 std::string codeWithoutComments(const std::string &Text);
