@@ -44,6 +44,8 @@ constexpr const char *LaunchGateObject = "kevin_launch_gate.o";
 /// directory from the cache, so that a cache pruned during the build does
 /// not fail its link.
 constexpr const char *FacadeSupportObject = "kevin_torch_facade_support.o";
+/// The facade's Python support object, for a binding the facade compiled.
+constexpr const char *FacadePythonObject = "kevin_torch_facade_python.o";
 
 /// Why a spec cannot be built at all, or "": checked before its key.
 std::string specProblem(const ExtensionSpec &Spec, const TorchToolchain &T) {
@@ -167,8 +169,13 @@ private:
   std::vector<std::string> cxxArgvWithHeaders(const std::string &HeaderDir,
                                               const std::string &Source,
                                               const std::string &Object) const;
+  std::vector<std::string> facadeCxxArgv(const std::vector<std::string> &Flags,
+                                         const std::string &Source,
+                                         const std::string &Object,
+                                         bool Binding) const;
   bool fitsMinimalSet(const std::string &Text) const;
   bool facadeObjectLinks(const Step &S, const std::string &Object);
+  bool facadeBindingLinks();
   void compileCuda(size_t I);
   void compileCxx(size_t I, bool TryMinimal);
   void endSplitJob();
@@ -196,6 +203,11 @@ private:
   /// facade asked for it (empty when it cannot be had).
   std::string FacadeSupport;
   std::once_flag FacadeSupportOnce;
+  /// Whether the split binding is compiled with the facade, and its Python
+  /// support object once the split's objects are in (empty when it cannot
+  /// be had).
+  bool FacadeBinding = false;
+  std::string FacadePythonSupport;
   /// The minimal binding set's precompiled header, when the cache has it;
   /// else whether this build makes it.
   std::string BindingPch;
@@ -289,29 +301,46 @@ void ExtensionBuild::chooseHeaders() {
                                 HeaderSet::MinimalBinding);
 }
 
-/// With the precompiled header of the minimal binding set in the cache,
-/// the binding unit is split in two, compiled side by side. Without it,
-/// the split would gain nothing (kevin's binding alone takes about as long
-/// as the whole unit): the unit is compiled whole, and one build makes the
-/// header beside its own compiles (one job beyond Options.Jobs; that build
-/// ends when the header is made). No other build waits for it.
+/// In a CUDA extension whose units may take the facade, a binding unit
+/// whose candidate's part fits it too, and whose bound functions the
+/// facade's binding can convert, is split in two and both halves are
+/// compiled with the facade: no torch header at all, and no precompiled
+/// header needed. Otherwise, with the precompiled header of the minimal
+/// binding set in the cache, the binding unit is split in two, compiled
+/// side by side with kevin's minimal sets. Without it, the split would gain
+/// nothing (kevin's binding alone takes about as long as the whole unit):
+/// the unit is compiled whole, and one build makes the header beside its
+/// own compiles (one job beyond Options.Jobs; that build ends when the
+/// header is made). No other build waits for it.
 void ExtensionBuild::chooseBindingSplit() {
-  if (!BindingDir.empty() && !Spec.Functions.empty() &&
-      Options.UsePrecompiledHeader) {
-    BindingPch = cachedPrecompiledHeader(Glue, T, Options,
-                                         minimalBindingPch(BindingDir));
-    BuildBindingPch = BindingPch.empty();
-    if (!BuildBindingPch)
-      Split = splitBinding(Spec, Units[MainIndex], CandidateCpp);
+  if (BindingDir.empty() || Spec.Functions.empty())
+    return;
+  if (!FacadeDir.empty() && fitsTorchFacade(CandidateCpp, T.IncludeDirs)) {
+    Split = splitBinding(Spec, Units[MainIndex], CandidateCpp);
+    FacadeBinding = Split && std::all_of(Split->Prototypes.begin(),
+                                         Split->Prototypes.end(),
+                                         bindsThroughTorchFacade);
   }
-  if (Split && MinimalDir.empty())
+  if (!FacadeBinding) {
+    Split.reset();
+    if (Options.UsePrecompiledHeader) {
+      BindingPch = cachedPrecompiledHeader(Glue, T, Options,
+                                           minimalBindingPch(BindingDir));
+      BuildBindingPch = BindingPch.empty();
+      if (!BuildBindingPch)
+        Split = splitBinding(Spec, Units[MainIndex], CandidateCpp);
+    }
+  }
+  if (Split && !FacadeBinding && MinimalDir.empty())
     MinimalDir =
         writeHeaderDir(Dir + "kevin-include/minimal", HeaderSet::Minimal);
   if (Split &&
-      (MinimalDir.empty() ||
+      ((!FacadeBinding && MinimalDir.empty()) ||
        writeFile(Dir + Split->Candidate.FileName, Split->Candidate.Text) ||
-       writeFile(Dir + "binding.cpp", Split->BindingText)))
+       writeFile(Dir + "binding.cpp", Split->BindingText))) {
     Split.reset();
+    FacadeBinding = false;
+  }
   if (Split)
     MappedUnits.push_back(Split->Candidate);
 }
@@ -347,6 +376,25 @@ ExtensionBuild::cxxArgvWithHeaders(const std::string &HeaderDir,
                                    const std::string &Object) const {
   std::vector<std::string> Argv = {T.Cxx, "-I", HeaderDir};
   Argv.insert(Argv.end(), Cxx.begin(), Cxx.end());
+  Argv.insert(Argv.end(), {"-c", Dir + Source, "-o", Object});
+  return Argv;
+}
+
+/// g++ on a half of the split binding with the facade (Binding: kevin's
+/// half, with the facade's binding header and the binding's flags).
+std::vector<std::string>
+ExtensionBuild::facadeCxxArgv(const std::vector<std::string> &Flags,
+                              const std::string &Source,
+                              const std::string &Object, bool Binding) const {
+  std::vector<std::string> Argv = {T.Cxx, "-I", FacadeDir};
+  for (const std::string &D : torchFacadeDefines(CandidateCpp))
+    Argv.push_back(D);
+  if (!T.CudaHome.empty())
+    Argv.insert(Argv.end(), {"-isystem", T.CudaHome + "/include"});
+  Argv.insert(Argv.end(), Flags.begin(), Flags.end());
+  if (Binding)
+    Argv.insert(Argv.end(),
+                {"-include", FacadeDir + "/kevin_torch_facade_binding.h"});
   Argv.insert(Argv.end(), {"-c", Dir + Source, "-o", Object});
   return Argv;
 }
@@ -409,6 +457,22 @@ bool ExtensionBuild::facadeObjectLinks(const Step &S,
   return !FacadeSupport.empty();
 }
 
+/// Whether the split binding the facade compiled may be linked: both its
+/// objects may (facadeObjectLinks), and the Python support object is there
+/// (waiting for its compile).
+bool ExtensionBuild::facadeBindingLinks() {
+  if (!facadeObjectLinks(SplitCandidate, "candidate.o") ||
+      !facadeObjectLinks(SplitBinding, "binding.o"))
+    return false;
+  std::string Cached = torchFacadePythonSupport(T, Options);
+  std::error_code Ignored;
+  if (!Cached.empty() &&
+      (::link(Cached.c_str(), (Dir + FacadePythonObject).c_str()) == 0 ||
+       std::filesystem::copy_file(Cached, Dir + FacadePythonObject, Ignored)))
+    FacadePythonSupport = FacadePythonObject;
+  return !FacadePythonSupport.empty();
+}
+
 /// A CUDA unit: its commands in turn, until one builds or times out. An
 /// object of the facade that cannot be linked is compiled again with the
 /// next header set.
@@ -447,27 +511,30 @@ void ExtensionBuild::compileCxx(size_t I, bool TryMinimal) {
   runStep(S, T, Options, Dir);
 }
 
-/// The split binding: the candidate's code with kevin's minimal
-/// torch/types.h, and the binding unit, side by side. The job that ends
-/// last decides; when either failed, the binding unit is compiled whole,
+/// The split binding: the candidate's code and the binding unit, side by
+/// side, with the facade or with kevin's minimal torch/types.h and binding
+/// set. The job that ends last decides; when either failed (or the
+/// facade's objects cannot be linked), the binding unit is compiled whole,
 /// with kevin's binding set first (which has more than the minimal
 /// torch/types.h: code that fails with the one may build with the other).
 void ExtensionBuild::endSplitJob() {
   if (--SplitLeft != 0)
     return;
   Step &S = Steps[MainIndex];
-  if (SplitCandidate.Ok && SplitBinding.Ok) {
+  if (SplitCandidate.Ok && SplitBinding.Ok &&
+      (!FacadeBinding || facadeBindingLinks())) {
     SplitOk = true;
     S.Ok = true;
-    S.Header = TorchHeader::Minimal;
+    S.Header = FacadeBinding ? TorchHeader::Facade : TorchHeader::Minimal;
     S.Output = SplitCandidate.Output + SplitBinding.Output;
     return;
   }
   if (SplitCandidate.TimedOut || SplitBinding.TimedOut) {
     S = SplitCandidate.TimedOut ? SplitCandidate : SplitBinding;
-    S.Header = TorchHeader::Minimal;
+    S.Header = FacadeBinding ? TorchHeader::Facade : TorchHeader::Minimal;
     return;
   }
+  FacadeBinding = false;
   compileCxx(MainIndex, true);
 }
 
@@ -479,19 +546,29 @@ Error ExtensionBuild::queueJobs() {
       Jobs.push_back([this, I] { compileCuda(I); });
   if (Split) {
     Jobs.push_back([this] {
-      SplitBinding.Argv = {T.Cxx, "-I", BindingDir};
-      SplitBinding.Argv.insert(SplitBinding.Argv.end(), Glue.begin(),
-                               Glue.end());
-      SplitBinding.Argv.insert(SplitBinding.Argv.end(),
-                               {"-include", BindingPch, "-Winvalid-pch"});
-      SplitBinding.Argv.insert(SplitBinding.Argv.end(),
-                               {"-c", Dir + "binding.cpp", "-o", "binding.o"});
+      if (FacadeBinding) {
+        SplitBinding.Argv =
+            facadeCxxArgv(Glue, "binding.cpp", "binding.o", true);
+      } else {
+        SplitBinding.Argv = {T.Cxx, "-I", BindingDir};
+        SplitBinding.Argv.insert(SplitBinding.Argv.end(), Glue.begin(),
+                                 Glue.end());
+        SplitBinding.Argv.insert(SplitBinding.Argv.end(),
+                                 {"-include", BindingPch, "-Winvalid-pch"});
+        SplitBinding.Argv.insert(
+            SplitBinding.Argv.end(),
+            {"-c", Dir + "binding.cpp", "-o", "binding.o"});
+      }
       runStep(SplitBinding, T, Options, Dir);
       endSplitJob();
     });
     Jobs.push_back([this] {
-      SplitCandidate.Argv = cxxArgvWithHeaders(
-          MinimalDir, Split->Candidate.FileName, "candidate.o");
+      SplitCandidate.Argv =
+          FacadeBinding
+              ? facadeCxxArgv(Cxx, Split->Candidate.FileName, "candidate.o",
+                              false)
+              : cxxArgvWithHeaders(MinimalDir, Split->Candidate.FileName,
+                                   "candidate.o");
       runStep(SplitCandidate, T, Options, Dir);
       endSplitJob();
     });
@@ -519,7 +596,10 @@ Error ExtensionBuild::queueJobs() {
 /// wait for it after their own compiles) on threads of their own, unless
 /// another build is making them.
 void ExtensionBuild::runJobs() {
-  std::thread PchThread, SupportThread;
+  std::thread PchThread, SupportThread, PythonSupportThread;
+  if (FacadeBinding)
+    PythonSupportThread = std::thread(
+        [this] { torchFacadePythonSupport(T, Options, false); });
   if (BuildBindingPch)
     PchThread = std::thread([this] {
       precompiledHeader(Glue, T, Options, minimalBindingPch(BindingDir), false);
@@ -538,14 +618,14 @@ void ExtensionBuild::runJobs() {
     });
   for (std::thread &Th : Threads)
     Th.join();
-  for (std::thread *Th : {&PchThread, &SupportThread})
+  for (std::thread *Th : {&PchThread, &SupportThread, &PythonSupportThread})
     if (Th->joinable())
       Th->join();
 }
 
 /// The objects to link, the headers used, and what the compiles printed.
 void ExtensionBuild::collectSteps() {
-  Result.PrecompiledHeaderUsed = !Pch.empty() || SplitOk;
+  Result.PrecompiledHeaderUsed = !Pch.empty() || (SplitOk && !FacadeBinding);
   Result.BindingSplit = SplitOk;
   if (SplitOk) {
     Objects[MainIndex] = "candidate.o";
@@ -588,6 +668,8 @@ void ExtensionBuild::link() {
         return S.Header == TorchHeader::Facade;
       }))
     Link.Argv.push_back(FacadeSupport);
+  if (SplitOk && FacadeBinding)
+    Link.Argv.push_back(FacadePythonSupport);
   for (const std::string &F : linkFlags(Spec, T, WithCuda))
     Link.Argv.push_back(F);
   Link.Argv.insert(Link.Argv.end(), {"-o", Spec.Name + ".so"});
@@ -615,6 +697,7 @@ Expected<BuildResult> ExtensionBuild::publish(const CacheEntry &Entry) {
     ::unlink((Dir + O).c_str());
   ::unlink((Dir + LaunchGateUnit).c_str());
   ::unlink((Dir + FacadeSupportObject).c_str());
+  ::unlink((Dir + FacadePythonObject).c_str());
   if (Split) {
     ::unlink((Dir + Split->Candidate.FileName).c_str());
     ::unlink((Dir + "binding.cpp").c_str());

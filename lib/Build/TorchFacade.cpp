@@ -8,8 +8,12 @@
 #include "CompileStep.h"
 #include "PrecompiledHeader.h"
 #include "TorchHeaders.h"
+#include "kevin/Build/FunctionDeclaration.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace kevin {
@@ -125,8 +129,10 @@ std::string torchFacadeObjectProblem(const std::string &Object,
   return "";
 }
 
-std::string torchFacadeSupport(const TorchToolchain &T,
-                               const BuildOptions &Options, bool Wait) {
+namespace {
+
+/// The flags of the support objects: torch's headers, CUDA's, C++17.
+std::vector<std::string> supportFlags(const TorchToolchain &T) {
   std::vector<std::string> Flags = {"-fPIC", "-std=c++17", "-O2",
                                     std::string("-D_GLIBCXX_USE_CXX11_ABI=") +
                                         (T.CxxAbi ? "1" : "0")};
@@ -134,13 +140,179 @@ std::string torchFacadeSupport(const TorchToolchain &T,
     Flags.insert(Flags.end(), {"-isystem", Dir});
   if (!T.CudaHome.empty())
     Flags.insert(Flags.end(), {"-isystem", T.CudaHome + "/include"});
-  PchRecipe Recipe{"torch_facade_support.cpp",
-                   std::string(TorchFacadeSupportSource),
-                   std::string(TorchFacadeSupportSource),
-                   {},
+  return Flags;
+}
+
+/// A support object compiled from Source (named FileName) in the cache.
+std::string supportObject(const std::vector<std::string> &Flags,
+                          const TorchToolchain &T, const BuildOptions &Options,
+                          const char *FileName, std::string_view Source,
+                          bool Wait) {
+  PchRecipe Recipe{FileName, std::string(Source), std::string(Source), {},
                    true};
-  std::string Source = precompiledHeader(Flags, T, Options, Recipe, Wait);
-  return Source.empty() ? "" : Source + ".o";
+  std::string Path = precompiledHeader(Flags, T, Options, Recipe, Wait);
+  return Path.empty() ? "" : Path + ".o";
+}
+
+/// The arithmetic type words pybind11 converts as numbers (or bool).
+const std::set<std::string> ArithmeticWords = {
+    "bool",         "short",        "int",          "long",
+    "unsigned",     "signed",       "float",        "double",
+    "int8_t",       "int16_t",      "int32_t",      "int64_t",
+    "uint8_t",      "uint16_t",     "uint32_t",     "uint64_t",
+    "size_t",       "std::int8_t",  "std::int16_t", "std::int32_t",
+    "std::int64_t", "std::uint8_t", "std::size_t"};
+
+/// torch's optional (std::optional from torch 2.3 on, which the facade
+/// then has too; on older torch the binding does not compile, and the unit
+/// is compiled whole).
+const std::set<std::string> OptionalNames = {"std::optional", "c10::optional",
+                                             "torch::optional"};
+
+/// A prototype's tokens: names with their `::` joined in (a leading `::`
+/// dropped), and every other character on its own.
+std::vector<std::string> prototypeTokens(const std::string &Text) {
+  std::vector<std::string> Tokens;
+  for (size_t At = 0; At < Text.size();) {
+    char C = Text[At];
+    if (std::isspace(static_cast<unsigned char>(C))) {
+      ++At;
+      continue;
+    }
+    if (!isWordChar(C) && Text.compare(At, 2, "::") != 0) {
+      Tokens.emplace_back(1, C);
+      ++At;
+      continue;
+    }
+    std::string Name;
+    for (size_t End; At < Text.size(); At = End) {
+      if (Text.compare(At, 2, "::") == 0) {
+        Name += "::";
+        End = At + 2;
+        continue;
+      }
+      End = wordEnd(Text, At);
+      if (End == At)
+        break;
+      Name += Text.substr(At, End - At);
+    }
+    Tokens.push_back(Name.rfind("::", 0) == 0 ? Name.substr(2) : Name);
+  }
+  return Tokens;
+}
+
+/// Reads the types the facade's binding converts from a run of tokens.
+class BindableTypeReader {
+public:
+  BindableTypeReader(const std::vector<std::string> &Tokens, size_t Begin,
+                     size_t End)
+      : Tokens(Tokens), At(Begin), End(End) {}
+
+  /// A type, then at most a parameter's name, and nothing else.
+  bool wholeParameter() {
+    if (!type())
+      return false;
+    if (At < End && isWordChar(Tokens[At][0]) && !ArithmeticWords.count(Tokens[At]))
+      ++At;
+    return At == End;
+  }
+  bool wholeType() { return type() && At == End; }
+
+private:
+  bool accept(const char *Token) {
+    if (At < End && Tokens[At] == Token) {
+      ++At;
+      return true;
+    }
+    return false;
+  }
+  bool type() {
+    while (accept("const"))
+      ;
+    if (At >= End)
+      return false;
+    const std::string &Name = Tokens[At++];
+    if (ArithmeticWords.count(Name)) {
+      while (At < End && ArithmeticWords.count(Tokens[At]))
+        ++At;
+    } else if (Name == "std::vector" || Name == "std::tuple" ||
+               OptionalNames.count(Name)) {
+      if (!accept("<"))
+        return false;
+      do
+        if (!type())
+          return false;
+      while (accept(","));
+      if (!accept(">"))
+        return false;
+    } else if (Name != "torch::Tensor" && Name != "at::Tensor" &&
+               Name != "std::string") {
+      return false;
+    }
+    while (accept("const"))
+      ;
+    if (accept("&"))
+      accept("&");
+    return true;
+  }
+
+  const std::vector<std::string> &Tokens;
+  size_t At, End;
+};
+
+} // namespace
+
+std::string torchFacadeSupport(const TorchToolchain &T,
+                               const BuildOptions &Options, bool Wait) {
+  return supportObject(supportFlags(T), T, Options, "torch_facade_support.cpp",
+                       TorchFacadeSupportSource, Wait);
+}
+
+std::string torchFacadePythonSupport(const TorchToolchain &T,
+                                     const BuildOptions &Options, bool Wait) {
+  std::vector<std::string> Flags = supportFlags(T);
+  if (!T.PythonIncludeDir.empty())
+    Flags.insert(Flags.end(), {"-isystem", T.PythonIncludeDir});
+  Flags.insert(Flags.end(), T.Pybind11Defines.begin(), T.Pybind11Defines.end());
+  return supportObject(Flags, T, Options, "torch_facade_python.cpp",
+                       TorchFacadePythonSource, Wait);
+}
+
+bool bindsThroughTorchFacade(const std::string &Prototype) {
+  std::vector<std::string> Tokens = prototypeTokens(Prototype);
+  auto Open = std::find(Tokens.begin(), Tokens.end(), "(");
+  if (Open == Tokens.end() || Open == Tokens.begin() || Tokens.back() != ")")
+    return false;
+  size_t Name = static_cast<size_t>(Open - Tokens.begin()) - 1;
+  bool VoidResult = Name == 1 && Tokens[0] == "void";
+  if (!VoidResult && !BindableTypeReader(Tokens, 0, Name).wholeType())
+    return false;
+  // The parameters, split at the commas outside brackets; a default value
+  // (after a `=` outside brackets) is not bound.
+  size_t Close = Tokens.size() - 1, Begin = Name + 2;
+  if (Close == Begin + 1 && Tokens[Begin] == "void")
+    return true;
+  int Depth = 0;
+  size_t TypeEnd = std::string::npos;
+  for (size_t I = Begin; I <= Close; ++I) {
+    const std::string &Tok = Tokens[I];
+    if (I < Close && (Tok == "<" || Tok == "(" || Tok == "{"))
+      ++Depth;
+    else if (I < Close && (Tok == ">" || Tok == ")" || Tok == "}"))
+      --Depth;
+    else if (I < Close && Tok == "=" && Depth == 0 &&
+             TypeEnd == std::string::npos)
+      TypeEnd = I;
+    else if (I == Close || (Tok == "," && Depth == 0)) {
+      size_t End = TypeEnd == std::string::npos ? I : TypeEnd;
+      if (!(I == Close && I == Begin) &&
+          !BindableTypeReader(Tokens, Begin, End).wholeParameter())
+        return false;
+      Begin = I + 1;
+      TypeEnd = std::string::npos;
+    }
+  }
+  return Depth == 0;
 }
 
 } // namespace kevin

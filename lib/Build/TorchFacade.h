@@ -49,6 +49,21 @@ std::string torchFacadeObjectProblem(const std::string &Object,
 std::string torchFacadeSupport(const TorchToolchain &T,
                                const BuildOptions &Options, bool Wait = true);
 
+/// The same for the facade's Python support object, which the facade's
+/// binding (embedded/torch_facade_binding.h) converts tensors and errors
+/// with.
+std::string torchFacadePythonSupport(const TorchToolchain &T,
+                                     const BuildOptions &Options,
+                                     bool Wait = true);
+
+/// Whether the facade's binding can bind a function of this prototype (as
+/// functionPrototype gives it): every parameter and the result is
+/// torch::Tensor or at::Tensor (by value or reference), bool, an integer or
+/// floating type, std::string, or a std::vector, std::tuple or optional of
+/// those; the result may be void. What pybind11 would convert with torch's
+/// other casters (scalars, dtypes, devices, IntArrayRef) is not bound there.
+bool bindsThroughTorchFacade(const std::string &Prototype);
+
 } // namespace kevin
 
 #endif // KEVIN_LIB_BUILD_TORCHFACADE_H

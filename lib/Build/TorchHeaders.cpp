@@ -67,6 +67,10 @@ constexpr std::string_view TorchDtypeNamesHeader =
 constexpr std::string_view TorchFacadeHeader = embeddedHeader("torch_facade.h");
 constexpr std::string_view TorchFacadeSupportSource =
     embeddedHeader("torch_facade_support.cpp");
+constexpr std::string_view TorchFacadeBindingHeader =
+    embeddedHeader("torch_facade_binding.h");
+constexpr std::string_view TorchFacadePythonSource =
+    embeddedHeader("torch_facade_python.cpp");
 const std::vector<std::string> TorchFacadeStandIns = {
     "torch/extension.h",       "torch/types.h",
     "ATen/ATen.h",             "ATen/Dispatch.h",
@@ -90,7 +94,9 @@ std::string writeHeaderDir(const std::string &Dir, HeaderSet Set) {
                                {"torch/extension.h", MinimalBindingHeader}});
     break;
   case HeaderSet::Facade:
-    Files.emplace_back("kevin_torch_facade.h", TorchFacadeHeader);
+    Files.insert(Files.end(),
+                 {{"kevin_torch_facade.h", TorchFacadeHeader},
+                  {"kevin_torch_facade_binding.h", TorchFacadeBindingHeader}});
     for (const std::string &Name : TorchFacadeStandIns)
       Files.emplace_back(Name, FacadeStandIn);
     break;

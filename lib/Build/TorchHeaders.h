@@ -43,9 +43,13 @@ extern const std::string_view MinimalBindingHeader;
 /// torch/types.h and the facade include inside namespace torch.
 extern const std::string_view TorchDtypeNamesHeader;
 /// kevin's torch facade (embedded/torch_facade.h, TorchFacade.h) and the
-/// source of its support object (embedded/torch_facade_support.cpp).
+/// source of its support object (embedded/torch_facade_support.cpp); its
+/// pybind11 binding (embedded/torch_facade_binding.h) and the source of
+/// that one's Python support object (embedded/torch_facade_python.cpp).
 extern const std::string_view TorchFacadeHeader;
 extern const std::string_view TorchFacadeSupportSource;
+extern const std::string_view TorchFacadeBindingHeader;
+extern const std::string_view TorchFacadePythonSource;
 /// The torch headers the facade stands in for, as units include them.
 extern const std::vector<std::string> TorchFacadeStandIns;
 
@@ -60,7 +64,7 @@ enum class HeaderSet {
   /// The minimal torch/types.h and the binding unit's torch/extension.h.
   MinimalBinding,
   /// The torch facade, under the name of each torch header it stands in
-  /// for (TorchFacade.h).
+  /// for (TorchFacade.h), and its binding header.
   Facade,
 };
 

@@ -100,6 +100,7 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
   if (Spec.Functions.empty())
     return std::nullopt;
   std::string Prototypes, Pointers, Check;
+  std::vector<std::string> Each;
   std::set<std::string> Words;
   std::vector<std::string> Callables;
   for (const auto &Function : Spec.Functions) {
@@ -108,6 +109,7 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
     if (!Prototype)
       return std::nullopt;
     Prototypes += *Prototype + ";\n";
+    Each.push_back(*Prototype);
     for (size_t At = 0; At < Prototype->size();) {
       size_t End = wordEnd(*Prototype, At);
       if (End == At) {
@@ -151,6 +153,7 @@ std::optional<BindingSplitUnits> splitBinding(const ExtensionSpec &Spec,
   // The guards go in kevin's unit too: its headers define other macros.
   Units.BindingText = "// kevin's binding unit (lib/Build/Builder.cpp)\n" +
                       Guards + Declarations + pybindModuleText(Spec, Callables);
+  Units.Prototypes = std::move(Each);
   return Units;
 }
 

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kevin {
 
@@ -27,6 +28,8 @@ namespace kevin {
 struct BindingSplitUnits {
   TranslationUnit Candidate;
   std::string BindingText;
+  /// The bound functions' prototypes, in the binding's order.
+  std::vector<std::string> Prototypes;
 };
 
 /// The split of Main (the binding unit); none when nothing is bound, or a

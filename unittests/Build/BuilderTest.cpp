@@ -178,7 +178,8 @@ namespace {
 /// facade it writes a real object naming a facade type for sources marked
 /// `facade_symbol_problem`. g++ makes its -o file (a precompiled
 /// header too) and logs each compile after its header set (minimal for
-/// kevin's binding set, types for kevin's minimal torch/types.h, or real);
+/// kevin's binding set, types for kevin's minimal torch/types.h, facade,
+/// or real), and each link to its own log;
 /// given the minimal set it fails on sources marked `needs_full_binding`,
 /// it fails kevin's split binding unit when that holds `binding_breaks`,
 /// and any unit holding `cxx_error`, and the torch facade's support source
@@ -187,12 +188,13 @@ namespace {
 /// function f is not declared (and, with `also_other_error`, one more
 /// error).
 struct FakeCompilers {
-  std::string Dir, Log, CxxLog;
+  std::string Dir, Log, CxxLog, LinkLog;
   FakeCompilers() {
     char Template[] = "/tmp/kevin-fake-cc.XXXXXX";
     Dir = ::mkdtemp(Template);
     Log = Dir + "/nvcc.log";
     CxxLog = Dir + "/gxx.log";
+    LinkLog = Dir + "/link.log";
     write("nvcc", R"([ "$1" = --version ] && { echo 'release 13.0'; exit 0; }
 src=$2; out=$4; hdr=real; prev=
 for a in "$@"; do
@@ -220,6 +222,7 @@ hdr=real; prev=; src=; out=
 for a in "$@"; do
   if [ "$prev" = -I ] && [ -f "$a/torch/extension.h" ]; then
     hdr=types; grep -q binding "$a/torch/extension.h" && hdr=minimal
+    grep -q facade "$a/torch/extension.h" && hdr=facade
   fi
   [ "$prev" = -c ] && src=$a
   [ "$prev" = -o ] && out=$a
@@ -248,6 +251,8 @@ if [ -n "$src" ]; then
     if [ -f )" + Dir + R"(/support_breaks ]; then
       echo "$src(2): error: support error"; exit 1; fi;;
   esac
+else
+  echo " $* " >> )" + LinkLog + R"(
 fi
 : > "$out"
 )");
@@ -273,6 +278,7 @@ fi
   }
   std::vector<std::string> nvccCalls() const { return lines(Log); }
   std::vector<std::string> cxxCompiles() const { return lines(CxxLog); }
+  std::vector<std::string> links() const { return lines(LinkLog); }
   /// A CPU extension whose cpp source is CppSource.
   Expected<BuildResult> buildCpu(const std::string &CppSource,
                                  bool UsePrecompiledHeader = false,
@@ -285,8 +291,13 @@ fi
     Options.TimeoutSeconds = TimeoutSeconds;
     return buildExtension(Spec, toolchain(), Options);
   }
-  Expected<BuildResult> build(const std::string &CudaSource) const {
+  /// A CUDA extension of CudaSource, its cpp source CppSource (reluSpec's
+  /// when empty).
+  Expected<BuildResult> build(const std::string &CudaSource,
+                              const std::string &CppSource = "") const {
     ExtensionSpec Spec = reluSpec();
+    if (!CppSource.empty())
+      Spec.CppSources = {CppSource};
     Spec.CudaSources = {"#include <torch/extension.h>\n" + CudaSource};
     BuildOptions Options;
     Options.CacheDir = Dir + "/cache";
@@ -396,6 +407,89 @@ TEST(BuilderTest, WithoutTheSupportObjectTheFacadeIsNotUsed) {
   ASSERT_TRUE(R) << R.error().message();
   EXPECT_EQ(R->CudaHeaderUsed, TorchHeader::Minimal);
   EXPECT_EQ(supportCompiles(Fake), 1u);
+}
+
+/// The g++ compile of Source (a file name) in Fake's log, or "".
+std::string cxxCompileOf(const FakeCompilers &Fake, const std::string &Source) {
+  for (const std::string &Call : Fake.cxxCompiles())
+    if (Call.find("/" + Source + " -o ") != std::string::npos)
+      return Call;
+  return "";
+}
+
+/// How many g++ compiles of the facade's Python support object Fake saw.
+size_t pythonSupportCompiles(const FakeCompilers &Fake) {
+  size_t N = 0;
+  for (const std::string &Call : Fake.cxxCompiles())
+    N += Call.find("torch_facade_python.cpp") != std::string::npos;
+  return N;
+}
+
+TEST(BuilderTest, ACudaExtensionsBindingIsCompiledWithTheFacade) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build("__global__ void k() {}\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Facade);
+  EXPECT_TRUE(R->BindingSplit);
+  EXPECT_FALSE(R->PrecompiledHeaderUsed);
+  // Both halves with the facade, kevin's at -O1 with the facade's binding
+  // header; the unit is not compiled whole.
+  std::string Binding = cxxCompileOf(Fake, "binding.cpp");
+  std::string Candidate = cxxCompileOf(Fake, "candidate.cpp");
+  EXPECT_EQ(headerSetOf(Binding), "facade") << Binding;
+  EXPECT_NE(Binding.find("/kevin_torch_facade_binding.h -c "),
+            std::string::npos)
+      << Binding;
+  EXPECT_NE(Binding.find(" -O1 "), std::string::npos) << Binding;
+  EXPECT_EQ(headerSetOf(Candidate), "facade") << Candidate;
+  EXPECT_NE(Candidate.find(" -O3 "), std::string::npos) << Candidate;
+  EXPECT_EQ(cxxCompileOf(Fake, "main.cpp"), "");
+  // The link takes both halves and both support objects, compiled once per
+  // cache.
+  ASSERT_EQ(Fake.links().size(), 1u);
+  for (const char *Object :
+       {" candidate.o ", " binding.o ", " kevin_torch_facade_support.o ",
+        " kevin_torch_facade_python.o "})
+    EXPECT_NE(Fake.links()[0].find(Object), std::string::npos) << Object;
+  EXPECT_EQ(pythonSupportCompiles(Fake), 1u);
+  ASSERT_TRUE(Fake.build("__global__ void k2() {}\n"));
+  EXPECT_EQ(pythonSupportCompiles(Fake), 1u);
+  EXPECT_EQ(supportCompiles(Fake), 1u);
+}
+
+TEST(BuilderTest, ABoundFunctionTheFacadeCannotConvertKeepsKevinsBindingSet) {
+  // A pointer is no argument pybind11 converts as torch does.
+  FakeCompilers Fake;
+  Expected<BuildResult> R =
+      Fake.build("__global__ void k() {}\n",
+                 "torch::Tensor f(torch::Tensor x, int64_t *n) { return x; }\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Minimal);
+  EXPECT_FALSE(R->BindingSplit);
+  EXPECT_EQ(headerSetOf(cxxCompileOf(Fake, "main.cpp")), "minimal");
+  EXPECT_EQ(pythonSupportCompiles(Fake), 0u);
+  ASSERT_EQ(Fake.links().size(), 1u);
+  EXPECT_EQ(Fake.links()[0].find("kevin_torch_facade_python.o"),
+            std::string::npos);
+}
+
+TEST(BuilderTest, AFacadeBindingThatFailsIsCompiledWhole) {
+  FakeCompilers Fake;
+  Expected<BuildResult> R = Fake.build(
+      "__global__ void k() {}\n",
+      "torch::Tensor f(torch::Tensor binding_breaks) { return binding_breaks; }\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_TRUE(R->Ok) << R->Message;
+  EXPECT_FALSE(R->BindingSplit);
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Minimal);
+  EXPECT_EQ(headerSetOf(cxxCompileOf(Fake, "binding.cpp")), "facade");
+  EXPECT_EQ(headerSetOf(cxxCompileOf(Fake, "main.cpp")), "minimal");
+  ASSERT_EQ(Fake.links().size(), 1u);
+  EXPECT_EQ(Fake.links()[0].find(" binding.o "), std::string::npos);
+  EXPECT_EQ(Fake.links()[0].find("kevin_torch_facade_python.o"),
+            std::string::npos);
 }
 
 TEST(BuilderTest, AUnitCallingOtherTorchFunctionsStartsWithTheLeanHeader) {

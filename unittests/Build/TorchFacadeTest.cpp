@@ -1,6 +1,7 @@
 //===-- TorchFacadeTest.cpp - tests for kevin's torch facade --------------===//
 #include "TorchFacade.h"
 #include "TorchHeaders.h"
+#include "TranslationUnits.h"
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 using namespace kevin;
 
@@ -116,7 +118,7 @@ std::string commandOutput(const std::string &Command) {
 /// CUDA toolkit's include directory; compiles sources against them.
 struct FacadeCompiler {
   ObjectDir Dir;
-  std::string FacadeDir, CudaInclude, Nvcc, TorchIncludes;
+  std::string FacadeDir, CudaInclude, Nvcc, TorchIncludes, Python;
   FacadeCompiler() {
     FacadeDir = writeHeaderDir(Dir.Path + "/facade", HeaderSet::Facade);
     Nvcc = commandOutput("command -v nvcc || ls /usr/local/cuda/bin/nvcc");
@@ -126,13 +128,14 @@ struct FacadeCompiler {
         Nvcc.empty() ? "/usr/local/cuda" : Nvcc.substr(0, Nvcc.rfind("/bin/"));
     if (std::filesystem::exists(Root + "/include/cuda_runtime.h"))
       CudaInclude = Root + "/include";
-    for (const char *Python : {"python3", "/usr/bin/python3"}) {
+    for (const char *Python_ : {"python3", "/usr/bin/python3"}) {
       std::string Dirs = commandOutput(
-          std::string(Python) +
+          std::string(Python_) +
           " -c 'from torch.utils.cpp_extension import include_paths; "
           "print(\" \".join(\"-isystem \" + d for d in include_paths()))'");
       if (!Dirs.empty()) {
         TorchIncludes = Dirs.substr(0, Dirs.size() - 1);
+        Python = Python_;
         break;
       }
     }
@@ -254,4 +257,128 @@ TEST(TorchFacadeTest, AFunctionReturningAFacadeTypeIsCaught) {
   std::string Problem = torchFacadeObjectProblem(
       "options.o", C.Dir.Path + "/", TorchToolchain(), BuildOptions());
   EXPECT_NE(Problem.find("kevin_facade"), std::string::npos) << Problem;
+}
+
+TEST(TorchFacadeTest, TheBindingTakesTensorsNumbersAndContainersOfThem) {
+  for (const char *Prototype :
+       {"torch::Tensor f(torch::Tensor x)",
+        "std::vector<torch::Tensor> f(const at::Tensor &x, int64_t n, "
+        "double alpha = 0.5)",
+        "void f(torch::Tensor& out, std::vector<int64_t> shape, bool flag)",
+        "std::tuple<torch::Tensor, torch::Tensor> f(torch::Tensor a, "
+        "unsigned long n, std::string mode)",
+        "torch::Tensor f()", "torch::Tensor f(void)",
+        "at::Tensor f(torch::Tensor, int)",
+        "torch::Tensor f(torch::Tensor x, std::vector<int64_t> s = {1, 2})",
+        "::torch::Tensor f(const ::torch::Tensor x)",
+        "torch::Tensor f(torch::Tensor x, c10::optional<torch::Tensor> b)"})
+    EXPECT_TRUE(bindsThroughTorchFacade(Prototype)) << Prototype;
+  for (const char *Prototype :
+       {"torch::Tensor f(c10::optional<torch::Scalar> b)",
+        "torch::Tensor f(Tensor x)", "torch::Tensor f(at::Scalar s)",
+        "torch::Tensor f(torch::Tensor *x)", "torch::Tensor f(torch::Dtype t)",
+        "torch::Tensor f(torch::Tensor x) noexcept",
+        "torch::Tensor f(std::vector<torch::Tensor *> x)",
+        "torch::Tensor f(at::IntArrayRef s)", "void *f(torch::Tensor x)",
+        "torch::Tensor f(torch::Tensor x, int n n)", "f(torch::Tensor x)"})
+    EXPECT_FALSE(bindsThroughTorchFacade(Prototype)) << Prototype;
+}
+
+namespace {
+
+/// A load_inline candidate's C++ source whose every bound function the
+/// facade's binding converts.
+const char *const BoundByTheFacade = R"(
+#include <torch/extension.h>
+#include <vector>
+torch::Tensor filled(torch::Tensor x, double value) {
+  TORCH_CHECK(x.dim() == 1, "filled wants 1-D, got ", x.sizes());
+  return torch::full_like(x, value);
+}
+std::vector<torch::Tensor> pair(const torch::Tensor &x) {
+  return {x, torch::zeros_like(x)};
+}
+torch::Tensor same(torch::Tensor x) { return x; }
+)";
+
+/// Python that checks the extension `facade_bound` as torch's own binding
+/// would behave; prints "ok" at the end.
+const char *const BindingCheck = R"(
+import sys
+import torch
+sys.path.insert(0, sys.argv[1])
+import facade_bound as ext
+x = torch.arange(4.0)
+assert torch.equal(ext.filled(x, 2.5), torch.full((4,), 2.5)), ext.filled(x, 2.5)
+a, b = ext.pair(x)
+assert a is x and torch.equal(b, torch.zeros(4))
+assert ext.same(x) is x
+try:
+    ext.filled(torch.ones(2, 2), 1.0)
+    raise SystemExit("no error")
+except RuntimeError as e:
+    assert "filled wants 1-D, got [2, 2]" in str(e), str(e)
+    assert "Exception raised from" not in str(e), str(e)
+try:
+    ext.filled(3, 1.0)
+    raise SystemExit("no error")
+except TypeError as e:
+    assert "incompatible function arguments" in str(e), str(e)
+print("ok")
+)";
+
+} // namespace
+
+TEST(TorchFacadeTest, TheFacadesBindingCallsFromPythonAsTorchsDoes) {
+  FacadeCompiler C;
+  if (C.CudaInclude.empty() || C.TorchIncludes.empty())
+    GTEST_SKIP() << "no CUDA toolkit headers or no torch";
+  std::string PythonInclude = commandOutput(
+      C.Python + " -c 'import sysconfig; print(sysconfig.get_paths()"
+                 "[\"include\"])'");
+  std::string TorchLibs = commandOutput(
+      C.Python + " -c 'from torch.utils.cpp_extension import library_paths; "
+                 "print(\" \".join(\"-L\" + d for d in library_paths()))'");
+  ASSERT_FALSE(PythonInclude.empty() || TorchLibs.empty());
+  PythonInclude.pop_back();
+  TorchLibs.pop_back();
+  // The units as kevin's builder splits them.
+  ExtensionSpec Spec;
+  Spec.Name = "facade_bound";
+  Spec.CppSources = {BoundByTheFacade};
+  Spec.Functions = {{"filled", "filled"}, {"pair", "pair"}, {"same", "same"}};
+  std::optional<BindingSplitUnits> Split = splitBinding(
+      Spec, writeTranslationUnits(Spec)[0], BoundByTheFacade + std::string("\n"));
+  ASSERT_TRUE(Split);
+  for (const std::string &Prototype : Split->Prototypes)
+    EXPECT_TRUE(bindsThroughTorchFacade(Prototype)) << Prototype;
+  const std::string &D = C.Dir.Path;
+  std::ofstream(D + "/candidate.cpp") << Split->Candidate.Text;
+  std::ofstream(D + "/binding.cpp") << Split->BindingText;
+  std::ofstream(D + "/support.cpp") << TorchFacadeSupportSource;
+  std::ofstream(D + "/python.cpp") << TorchFacadePythonSource;
+  std::ofstream(D + "/check.py") << BindingCheck;
+  std::string Facade = "g++ -std=c++17 -fPIC -O1 -I " + C.FacadeDir +
+                       " -isystem " + C.CudaInclude + " " + C.TorchIncludes +
+                       " -isystem " + PythonInclude +
+                       " -DTORCH_EXTENSION_NAME=facade_bound -c ";
+  std::string Torch = "g++ -std=c++17 -fPIC -O1 " + C.TorchIncludes +
+                      " -isystem " + PythonInclude + " -c ";
+  for (const std::string &Command :
+       {Facade + D + "/candidate.cpp -o " + D + "/candidate.o",
+        Facade + "-include " + C.FacadeDir + "/kevin_torch_facade_binding.h " +
+            D + "/binding.cpp -o " + D + "/binding.o",
+        Torch + "-DKEVIN_FACADE_NO_CUDA " + D + "/support.cpp -o " + D +
+            "/support.o",
+        Torch + D + "/python.cpp -o " + D + "/python.o",
+        "g++ -shared -o " + D + "/facade_bound.so " + D + "/candidate.o " + D +
+            "/binding.o " + D + "/support.o " + D + "/python.o " + TorchLibs +
+            " -lc10 -ltorch_cpu -ltorch -ltorch_python"})
+    ASSERT_EQ(std::system(Command.c_str()), 0) << Command;
+  for (const char *Object : {"candidate.o", "binding.o"})
+    EXPECT_EQ(torchFacadeObjectProblem(Object, D + "/", TorchToolchain(),
+                                       BuildOptions()),
+              "")
+        << Object;
+  EXPECT_EQ(commandOutput(C.Python + " " + D + "/check.py " + D), "ok\n");
 }

@@ -4,9 +4,10 @@
 // per cache with torch's own headers and linked into each extension whose
 // CUDA unit was compiled with the facade. Each does what the facade's
 // caller wrote, with torch's own call: tensors arrive as the addresses of
-// torch's at::Tensor objects.
+// torch's at::Tensor objects. With KEVIN_FACADE_NO_CUDA it lacks the CUDA
+// functions (streams, guards, CUDA errors), so that a torch without CUDA
+// compiles it: kevin's tests link it on a machine without a GPU.
 #include <ATen/core/Tensor.h>
-#include <ATen/cuda/CUDAContext.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/full.h>
@@ -16,11 +17,14 @@
 #include <ATen/ops/zeros.h>
 #include <ATen/ops/zeros_like.h>
 #include <ATen/Dispatch.h>
+#include <c10/util/Exception.h>
+#ifndef KEVIN_FACADE_NO_CUDA
+#include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
-#include <c10/util/Exception.h>
+#endif
 
 #include <new>
 #include <string>
@@ -219,6 +223,7 @@ void dispatchFailed(const char *Function, const char *File, uint32_t Line,
     throw c10::NotImplementedError({Function, File, Line}, Text);
   throw c10::Error({Function, File, Line}, Text);
 }
+#ifndef KEVIN_FACADE_NO_CUDA
 cudaStream_t currentStream(int DeviceIndex, int *Resolved) {
   c10::cuda::CUDAStream S = c10::cuda::getCurrentCUDAStream(
       static_cast<c10::DeviceIndex>(DeviceIndex));
@@ -273,6 +278,7 @@ void checkCuda(cudaError_t Error, const char *Function, const char *File,
 void checkLaunch(const char *Function, const char *File, uint32_t Line) {
   checkCuda(cudaGetLastError(), Function, File, Line);
 }
+#endif
 
 } // namespace kevin_torch_support
 #pragma GCC visibility pop
