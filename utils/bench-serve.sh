@@ -41,7 +41,9 @@
 # cores), EVAL_ARGS (both kevin evals), SERVE_ARGS (kevin-serve), SERVE_TAG
 # (the serve phase's files are serve$SERVE_TAG*, so a second serve phase
 # with other SERVE_ARGS, e.g. SERVE_TAG=-j16 SERVE_ARGS='-j 16', is
-# summarised beside the first), BENCH_SERVE_CACHE
+# summarised beside the first), SERVE_PASSES (the serve phase's POSTs, in
+# order, of cold, warm1, warm2 and fresh; cold first; default all four),
+# BENCH_SERVE_CACHE
 # (the build caches, default $TMPDIR/kevin-bench-serve-cache), KEVIN_TMPDIR
 # (kevin's work directories; default /dev/shm when it has 48 GiB free, else
 # $TMPDIR).
@@ -161,7 +163,7 @@ def copy_log():
 
 threading.Thread(target=copy_log, daemon=True).start()
 try:
-    for kind in ("cold", "warm1", "warm2", "fresh") if url else ():
+    for kind in os.environ.get("SERVE_PASSES", "cold,warm1,warm2,fresh").split(",") if url else ():
         name = tag + "-" + kind
         posted = time.monotonic()
         records = request(url + "/v1/evaluate", fresh_sources(batch) if kind == "fresh" else batch)
@@ -260,17 +262,19 @@ for key, _ in rows:
         print("verdicts %s: %d correct of %d%s; not as intended: %s" % (
             key, sum(correct(key, c) for c in verdicts[key]), len(verdicts[key]),
             "; MISSING %s" % missing if missing else "", off or "none"))
-# Which header set built each CUDA unit (the facade, kevin's minimal set,
-# ...), over the builds that were not cache hits.
+# Which header sets built each extension's CUDA unit and binding unit (the
+# facade, kevin's minimal set, ...), over the builds that were not cache hits.
 for key, _ in rows:
     headers = {}
     for r in verdicts[key].values():
-        for e in field(r, "build", "extensions") or []:
+        # kevin serve builds ahead of the run (build_ahead); kevin eval in build.
+        for e in field(r, "build_ahead", "extensions") or field(r, "build", "extensions") or []:
             if not e.get("cache_hit"):
-                headers[e.get("cuda_header")] = headers.get(e.get("cuda_header"), 0) + 1
+                pair = "%s/%s" % (e.get("cuda_header"), e.get("binding_header"))
+                headers[pair] = headers.get(pair, 0) + 1
     if headers:
-        print("cuda_header %s (builds not from the cache): %s" % (key, ", ".join(
-            "%s %d" % (h, c) for h, c in sorted(headers.items(), key=lambda x: str(x[0])))))
+        print("cuda_header/binding_header %s (builds not from the cache): %s" % (key, ", ".join(
+            "%s %d" % (h, c) for h, c in sorted(headers.items()))))
 for tag in serves:
     for left in (tag + "-cold", tag + "-warm1", tag + "-warm2", tag + "-fresh"):
         for right in ("eval-base", "eval-new", "baseline"):
