@@ -715,6 +715,18 @@ Expected<BuildResult> ExtensionBuild::publish(const CacheEntry &Entry) {
 
 } // namespace
 
+bool prepareSharedBuildObjects(const TorchToolchain &T,
+                               const BuildOptions &Options) {
+  if (T.Nvcc.empty())
+    return true;
+  std::string Python;
+  std::thread PythonSupport(
+      [&] { Python = torchFacadePythonSupport(T, Options); });
+  bool Made = !torchFacadeSupport(T, Options).empty();
+  PythonSupport.join();
+  return Made && !Python.empty();
+}
+
 Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,
                                      const TorchToolchain &T,
                                      const BuildOptions &Options) {

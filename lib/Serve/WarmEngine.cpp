@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kevin/Serve/WarmEngine.h"
+#include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Exec/Zygote.h"
 #include "kevin/Support/Device.h"
 #include "kevin/Support/RecordFields.h"
@@ -76,6 +77,9 @@ WarmEngine::WarmEngine(WarmEngineOptions O)
     : Options(std::move(O)), Tools(Options.ToolsDir, Options.StageTimeoutSeconds) {}
 
 WarmEngine::~WarmEngine() {
+  PreparerStopping = true;
+  if (BuildCachePreparer.joinable())
+    BuildCachePreparer.join();
   {
     std::lock_guard<std::mutex> Hold(AheadGuard);
     AheadStopping = true;
@@ -100,6 +104,11 @@ WarmEngine::start(WarmEngineOptions Options) {
     Needed.push_back(makeStage("check"));
   if (Error E = Engine->Tools.verify(Needed))
     return E;
+  const std::vector<std::string> &Devices = Engine->Options.Devices;
+  if (std::any_of(Devices.begin(), Devices.end(),
+                  [](const std::string &D) { return isCudaDevice(D); }))
+    Engine->BuildCachePreparer =
+        std::thread([E = Engine.get()] { E->prepareBuildCache(); });
   if (Engine->Options.UseZygote) {
     Engine->ZygoteStarter = std::make_unique<TaskThread>();
     Expected<std::unique_ptr<Zygote>> Started = Engine->startZygote();
@@ -108,6 +117,25 @@ WarmEngine::start(WarmEngineOptions Options) {
     Engine->Warm = std::move(*Started);
   }
   return Engine;
+}
+
+void WarmEngine::prepareBuildCache() const {
+  Expected<TempDir> Dir = TempDir::create("kevin-prepare");
+  if (!Dir)
+    return;
+  SubprocessOptions Run;
+  Run.Argv = {Options.Judge.WorkerPath, "prepare-build-cache", "--dir",
+              Dir->path(), "--build-timeout",
+              std::to_string(Options.Judge.BuildTimeoutSeconds)};
+  if (!Options.Judge.CudaArch.empty())
+    Run.Argv.insert(Run.Argv.end(), {"--cuda-arch", Options.Judge.CudaArch});
+  Run.Environment = workerEnvironment(Dir->path(), Options.Judge.CacheDir);
+  Run.WorkingDirectory = Dir->path();
+  Run.MaxCaptureBytes = 64 * 1024;
+  Run.Niceness = UntimedNiceness;
+  Run.StopWhen = [this] { return PreparerStopping.load(); };
+  // What fails here, each build meets again and handles as it would have.
+  (void)runSubprocess(Run);
 }
 
 Expected<std::unique_ptr<Zygote>> WarmEngine::startZygote() const {

@@ -29,11 +29,12 @@ static int runWorkerCommandLine(std::vector<std::string> Args) {
   WorkerOptions Options;
   std::string Mode;
   App.add_option("mode", Mode,
-                 "reference, candidate, bench-reference or bench-candidate "
-                 "(or zygote --socket PATH: the warm parent of workers)")
+                 "reference, candidate, bench-reference, bench-candidate "
+                 "or prepare-build-cache (or zygote --socket PATH: the warm "
+                 "parent of workers)")
       ->required()
-      ->check(CLI::IsMember(
-          {"reference", "candidate", "bench-reference", "bench-candidate"}));
+      ->check(CLI::IsMember({"reference", "candidate", "bench-reference",
+                             "bench-candidate", "prepare-build-cache"}));
   App.add_option("--task", Options.Task, "the task file (reference mode)");
   App.add_option("--candidate", Options.Candidate,
                  "the candidate file (candidate mode)");
@@ -77,10 +78,11 @@ static int runWorkerCommandLine(std::vector<std::string> Args) {
   Options.IsolateNetwork = !NoIsolation;
   Options.UseNamespaces = !NoNamespaces;
   Options.Build.CacheDir = defaultCacheDir();
-  return Mode == "reference"         ? runReferenceWorker(Options)
-         : Mode == "candidate"       ? runCandidateWorker(Options)
-         : Mode == "bench-reference" ? runBenchReferenceWorker(Options)
-                                     : runBenchCandidateWorker(Options);
+  return Mode == "reference"             ? runReferenceWorker(Options)
+         : Mode == "candidate"           ? runCandidateWorker(Options)
+         : Mode == "bench-reference"     ? runBenchReferenceWorker(Options)
+         : Mode == "prepare-build-cache" ? runPrepareBuildCacheWorker(Options)
+                                         : runBenchCandidateWorker(Options);
 }
 
 /// A worker from its command line to its end: the result file is written,

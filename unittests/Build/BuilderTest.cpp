@@ -458,6 +458,38 @@ TEST(BuilderTest, ACudaExtensionsBindingIsCompiledWithTheFacade) {
   EXPECT_EQ(supportCompiles(Fake), 1u);
 }
 
+TEST(BuilderTest, TheSharedObjectsAreMadeAheadOfTheFirstBuild) {
+  FakeCompilers Fake;
+  BuildOptions Options;
+  Options.CacheDir = Fake.Dir + "/cache";
+  EXPECT_TRUE(prepareSharedBuildObjects(Fake.toolchain(), Options));
+  EXPECT_EQ(supportCompiles(Fake), 1u);
+  EXPECT_EQ(pythonSupportCompiles(Fake), 1u);
+  // The first build finds them made.
+  Expected<BuildResult> R = Fake.build("__global__ void k() {}\n");
+  ASSERT_TRUE(R) << R.error().message();
+  EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Facade);
+  EXPECT_EQ(supportCompiles(Fake), 1u);
+  EXPECT_EQ(pythonSupportCompiles(Fake), 1u);
+  EXPECT_TRUE(prepareSharedBuildObjects(Fake.toolchain(), Options));
+  EXPECT_EQ(supportCompiles(Fake), 1u);
+}
+
+TEST(BuilderTest, SharedObjectsThatCannotBeMadeOrAreNotNeeded) {
+  FakeCompilers Fake;
+  BuildOptions Options;
+  Options.CacheDir = Fake.Dir + "/cache";
+  std::ofstream(Fake.Dir + "/support_breaks") << "";
+  EXPECT_FALSE(prepareSharedBuildObjects(Fake.toolchain(), Options));
+  // Without nvcc no build links them: nothing to make.
+  FakeCompilers NoCuda;
+  TorchToolchain T = NoCuda.toolchain();
+  T.Nvcc.clear();
+  Options.CacheDir = NoCuda.Dir + "/cache";
+  EXPECT_TRUE(prepareSharedBuildObjects(T, Options));
+  EXPECT_TRUE(NoCuda.cxxCompiles().empty());
+}
+
 TEST(BuilderTest, ABoundFunctionTheFacadeCannotConvertKeepsKevinsBindingSet) {
   // A pointer is no argument pybind11 converts as torch does.
   FakeCompilers Fake;

@@ -145,6 +145,14 @@ std::string computeBuildKey(const ExtensionSpec &Spec,
                             const TorchToolchain &Toolchain,
                             const std::string &CompilerIdentity);
 
+/// Makes, when the cache lacks them, the objects that this toolchain's
+/// CUDA builds share (kevin's torch facade support objects), side by side,
+/// each under its file lock: a build that would link them then finds them
+/// made. Nothing without nvcc. False when one of them cannot be made (the
+/// builds then compile their units with torch's headers, as they would).
+bool prepareSharedBuildObjects(const TorchToolchain &Toolchain,
+                               const BuildOptions &Options);
+
 /// Compiles (or finds in the cache) the extension. Safe to call from
 /// several processes at once on the same cache directory.
 Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,

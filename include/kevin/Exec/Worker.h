@@ -75,6 +75,12 @@ struct WorkerOptions {
 int runReferenceWorker(const WorkerOptions &Options);
 int runCandidateWorker(const WorkerOptions &Options);
 
+/// Trusted set-up, no candidate: makes the objects the CUDA builds of this
+/// worker's toolchain share (prepareSharedBuildObjects) in
+/// Options.Build.CacheDir. 0 when they are made (or none is needed), 1 when
+/// one cannot be.
+int runPrepareBuildCacheWorker(const WorkerOptions &Options);
+
 /// Ends the worker process with Code, running no exit handler or destructor
 /// (the candidate's, Python's, the CUDA runtime's). In a PID namespace of
 /// its own, it first kills every other process the candidate left there:

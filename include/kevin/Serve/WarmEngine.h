@@ -147,6 +147,10 @@ private:
   void prepareAhead(const std::string &TaskPath, bool Timed) const;
   /// The bytes of the cached reference outputs; with CacheGuard held.
   size_t cachedReferenceBytes() const;
+  /// kevin-worker prepare-build-cache: the objects the CUDA builds share,
+  /// made in the build cache from the engine's start, so that the first
+  /// builds of an empty cache do not wait for them.
+  void prepareBuildCache() const;
   /// The thread that makes queued references ahead, until the engine ends;
   /// not when the reference cache is full, nor kept ones that may serve.
   void makeReferencesAhead() const;
@@ -167,6 +171,10 @@ private:
   /// threads that find one dead run niced (run), as the zygote forks the
   /// timing workers at its own.
   std::unique_ptr<TaskThread> ZygoteStarter;
+  /// Runs prepareBuildCache when a device is a CUDA device; stopped (the
+  /// worker killed) and joined when the engine ends.
+  std::thread BuildCachePreparer;
+  std::atomic<bool> PreparerStopping{false};
   mutable std::mutex ZygoteGuard;
   mutable std::unique_ptr<Zygote> Warm;
   mutable unsigned ZygoteRestarts = 0;
