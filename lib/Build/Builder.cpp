@@ -27,6 +27,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -719,12 +720,10 @@ bool prepareSharedBuildObjects(const TorchToolchain &T,
                                const BuildOptions &Options) {
   if (T.Nvcc.empty())
     return true;
-  std::string Python;
-  std::thread PythonSupport(
-      [&] { Python = torchFacadePythonSupport(T, Options); });
+  std::future<std::string> Python = std::async(
+      std::launch::async, [&] { return torchFacadePythonSupport(T, Options); });
   bool Made = !torchFacadeSupport(T, Options).empty();
-  PythonSupport.join();
-  return Made && !Python.empty();
+  return !Python.get().empty() && Made;
 }
 
 Expected<BuildResult> buildExtension(const ExtensionSpec &Spec,

@@ -160,12 +160,13 @@ const std::set<std::string> ArithmeticWords = {
     "unsigned",     "signed",       "float",        "double",
     "int8_t",       "int16_t",      "int32_t",      "int64_t",
     "uint8_t",      "uint16_t",     "uint32_t",     "uint64_t",
-    "size_t",       "std::int8_t",  "std::int16_t", "std::int32_t",
-    "std::int64_t", "std::uint8_t", "std::size_t"};
+    "size_t",        "std::int8_t",   "std::int16_t",  "std::int32_t",
+    "std::int64_t",  "std::uint8_t",  "std::uint16_t", "std::uint32_t",
+    "std::uint64_t", "std::size_t"};
 
-/// torch's optional (std::optional from torch 2.3 on, which the facade
-/// then has too; on older torch the binding does not compile, and the unit
-/// is compiled whole).
+/// Optionals: std::optional with any torch; c10's and torch's, which are
+/// std::optional from torch 2.3 on (the facade has them then; with an older
+/// torch the binding does not compile, and the unit is compiled whole).
 const std::set<std::string> OptionalNames = {"std::optional", "c10::optional",
                                              "torch::optional"};
 
@@ -212,7 +213,8 @@ public:
   bool wholeParameter() {
     if (!type())
       return false;
-    if (At < End && isWordChar(Tokens[At][0]) && !ArithmeticWords.count(Tokens[At]))
+    if (At < End && isWordChar(Tokens[At][0]) &&
+        !ArithmeticWords.count(Tokens[At]))
       ++At;
     return At == End;
   }

@@ -183,7 +183,10 @@ namespace {
 /// given the minimal set it fails on sources marked `needs_full_binding`,
 /// it fails kevin's split binding unit when that holds `binding_breaks`,
 /// and any unit holding `cxx_error`, and the torch facade's support source
-/// when the file `support_breaks` is in Dir; it hangs on a unit holding
+/// when the file `support_breaks` is in Dir (its Python support source when
+/// `python_support_breaks` is); given the facade, it writes a real object
+/// naming a facade type for sources marked `facade_symbol_problem`; it
+/// hangs on a unit holding
 /// `cxx_hang`; on a unit holding `cxx_undeclared` it says that the bound
 /// function f is not declared (and, with `also_other_error`, one more
 /// error).
@@ -244,12 +247,18 @@ if [ -n "$src" ]; then
     echo "$src:9:40: error: 'f' was not declared in this scope; did you mean 'g'?"
     grep -q also_other_error "$src" && echo "$src:2:1: error: 'torch::Foo' is not a type"
     exit 1; fi
+  if [ $hdr = facade ] && grep -q facade_symbol_problem "$src"; then
+    printf 'namespace c10 { inline namespace kevin_facade { struct S {}; } }\nvoid f(c10::S) {}\n' > "$out.cpp"
+    exec g++ -c -x c++ "$out.cpp" -o "$out"; fi
   case $src in */binding.cpp)
     if grep -q binding_breaks "$src"; then
       echo "$src(2): error: split binding error"; exit 1; fi;;
   */torch_facade_support.cpp)
     if [ -f )" + Dir + R"(/support_breaks ]; then
       echo "$src(2): error: support error"; exit 1; fi;;
+  */torch_facade_python.cpp)
+    if [ -f )" + Dir + R"(/python_support_breaks ]; then
+      echo "$src(2): error: Python support error"; exit 1; fi;;
   esac
 else
   echo " $* " >> )" + LinkLog + R"(
@@ -522,6 +531,29 @@ TEST(BuilderTest, AFacadeBindingThatFailsIsCompiledWhole) {
   EXPECT_EQ(Fake.links()[0].find(" binding.o "), std::string::npos);
   EXPECT_EQ(Fake.links()[0].find("kevin_torch_facade_python.o"),
             std::string::npos);
+}
+
+TEST(BuilderTest, AFacadeBindingThatCannotBeLinkedIsCompiledWhole) {
+  // Without the Python support object, and with a candidate's half whose
+  // object names a facade type.
+  for (const char *Case : {"python_support_breaks", "facade_symbol_problem"}) {
+    FakeCompilers Fake;
+    std::string Cpp = "torch::Tensor f(torch::Tensor x) { return x; }\n";
+    if (std::string(Case) == "python_support_breaks")
+      std::ofstream(Fake.Dir + "/python_support_breaks") << "";
+    else
+      Cpp = "// facade_symbol_problem\n" + Cpp;
+    Expected<BuildResult> R = Fake.build("__global__ void k() {}\n", Cpp);
+    ASSERT_TRUE(R) << R.error().message();
+    EXPECT_TRUE(R->Ok) << Case << ": " << R->Message;
+    EXPECT_FALSE(R->BindingSplit) << Case;
+    EXPECT_EQ(R->BindingHeaderUsed, TorchHeader::Minimal) << Case;
+    EXPECT_EQ(headerSetOf(cxxCompileOf(Fake, "main.cpp")), "minimal") << Case;
+    ASSERT_EQ(Fake.links().size(), 1u);
+    EXPECT_EQ(Fake.links()[0].find("kevin_torch_facade_python.o"),
+              std::string::npos)
+        << Case;
+  }
 }
 
 TEST(BuilderTest, AUnitCallingOtherTorchFunctionsStartsWithTheLeanHeader) {

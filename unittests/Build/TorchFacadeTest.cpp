@@ -128,14 +128,14 @@ struct FacadeCompiler {
         Nvcc.empty() ? "/usr/local/cuda" : Nvcc.substr(0, Nvcc.rfind("/bin/"));
     if (std::filesystem::exists(Root + "/include/cuda_runtime.h"))
       CudaInclude = Root + "/include";
-    for (const char *Python_ : {"python3", "/usr/bin/python3"}) {
+    for (const char *Interpreter : {"python3", "/usr/bin/python3"}) {
       std::string Dirs = commandOutput(
-          std::string(Python_) +
+          std::string(Interpreter) +
           " -c 'from torch.utils.cpp_extension import include_paths; "
           "print(\" \".join(\"-isystem \" + d for d in include_paths()))'");
       if (!Dirs.empty()) {
         TorchIncludes = Dirs.substr(0, Dirs.size() - 1);
-        Python = Python_;
+        Python = Interpreter;
         break;
       }
     }

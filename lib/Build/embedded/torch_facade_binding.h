@@ -11,6 +11,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <exception>
+#include <utility>
 
 namespace kevin_torch_support {
 // The Python support object's functions (hidden in the extension).
@@ -21,13 +22,16 @@ void setPythonError(const std::exception_ptr &Error);
 
 namespace pybind11 {
 namespace detail {
+// Inline, so that no call binds to torch's own exported caster of the
+// same name.
 template <> struct type_caster<at::Tensor> {
 public:
   PYBIND11_TYPE_CASTER(at::Tensor, const_name("torch.Tensor"));
-  bool load(handle Source, bool) {
+  KEVIN_FACADE_INLINE bool load(handle Source, bool) {
     return kevin_torch_support::tensorFromPython(Source.ptr(), &value);
   }
-  static handle cast(const at::Tensor &T, return_value_policy, handle) {
+  KEVIN_FACADE_INLINE static handle cast(const at::Tensor &T,
+                                         return_value_policy, handle) {
     return handle(kevin_torch_support::tensorToPython(&T));
   }
 };
@@ -35,26 +39,22 @@ public:
 } // namespace pybind11
 
 namespace torch {
-/// The binding's functions are bound as they are; the module translates
-/// their errors (kevinTranslateTorchErrors).
-template <typename Function>
-KEVIN_FACADE_INLINE Function wrap_pybind_function(Function F) {
-  return F;
-}
-} // namespace torch
-
-/// Errors of the module's functions, other than pybind11's own, become
-/// the Python exceptions torch would raise for them.
-inline void kevinTranslateTorchErrors() {
-  pybind11::register_local_exception_translator([](std::exception_ptr E) {
+/// F, whose errors (other than pybind11's own) become the Python
+/// exceptions torch's own translation gives, as torch's
+/// wrap_pybind_function does it.
+template <typename Result, typename... Args>
+KEVIN_FACADE_INLINE auto wrap_pybind_function(Result (*F)(Args...)) {
+  return [F](Args... A) -> Result {
     try {
-      std::rethrow_exception(E);
+      return F(std::forward<Args>(A)...);
     } catch (const pybind11::builtin_exception &) {
       throw;
     } catch (const pybind11::error_already_set &) {
       throw;
     } catch (...) {
       kevin_torch_support::setPythonError(std::current_exception());
+      throw pybind11::error_already_set();
     }
-  });
+  };
 }
+} // namespace torch
