@@ -175,6 +175,7 @@ private:
                                          const std::string &Object,
                                          bool Binding) const;
   bool fitsMinimalSet(const std::string &Text) const;
+  std::string placedInBuild(const std::string &Cached, const char *Name) const;
   bool facadeObjectLinks(const Step &S, const std::string &Object);
   bool facadeBindingLinks();
   void compileCuda(size_t I);
@@ -439,6 +440,18 @@ void ExtensionBuild::planCudaTries() {
   }
 }
 
+/// Name, once the cache's object Cached is linked (or copied) into the
+/// build directory under it; empty when Cached is, or cannot be placed.
+std::string ExtensionBuild::placedInBuild(const std::string &Cached,
+                                          const char *Name) const {
+  std::error_code Ignored;
+  if (!Cached.empty() &&
+      (::link(Cached.c_str(), (Dir + Name).c_str()) == 0 ||
+       std::filesystem::copy_file(Cached, Dir + Name, Ignored)))
+    return Name;
+  return "";
+}
+
 /// Whether an object the facade compiled may be linked: nothing in it
 /// reaches torch through the facade's types, and the support object is
 /// there (the first unit to ask waits for its compile).
@@ -447,13 +460,8 @@ bool ExtensionBuild::facadeObjectLinks(const Step &S,
   if (!S.Ok || !torchFacadeObjectProblem(Object, Dir, T, Options).empty())
     return false;
   std::call_once(FacadeSupportOnce, [&] {
-    std::string Cached = torchFacadeSupport(T, Options);
-    std::error_code Ignored;
-    if (!Cached.empty() &&
-        (::link(Cached.c_str(), (Dir + FacadeSupportObject).c_str()) == 0 ||
-         std::filesystem::copy_file(Cached, Dir + FacadeSupportObject,
-                                    Ignored)))
-      FacadeSupport = FacadeSupportObject;
+    FacadeSupport =
+        placedInBuild(torchFacadeSupport(T, Options), FacadeSupportObject);
   });
   return !FacadeSupport.empty();
 }
@@ -465,12 +473,8 @@ bool ExtensionBuild::facadeBindingLinks() {
   if (!facadeObjectLinks(SplitCandidate, "candidate.o") ||
       !facadeObjectLinks(SplitBinding, "binding.o"))
     return false;
-  std::string Cached = torchFacadePythonSupport(T, Options);
-  std::error_code Ignored;
-  if (!Cached.empty() &&
-      (::link(Cached.c_str(), (Dir + FacadePythonObject).c_str()) == 0 ||
-       std::filesystem::copy_file(Cached, Dir + FacadePythonObject, Ignored)))
-    FacadePythonSupport = FacadePythonObject;
+  FacadePythonSupport =
+      placedInBuild(torchFacadePythonSupport(T, Options), FacadePythonObject);
   return !FacadePythonSupport.empty();
 }
 
