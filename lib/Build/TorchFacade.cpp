@@ -1,7 +1,7 @@
 //===-- TorchFacade.cpp - CUDA units compiled without torch's headers -----===//
 //
 // The scan that lets a unit try kevin's torch facade, the look at the
-// object it gave (`nm -g -C`), and the support object in the cache.
+// object it gave (`nm -g`), and the support object in the cache.
 //
 //===----------------------------------------------------------------------===//
 #include "TorchFacade.h"
@@ -10,9 +10,14 @@
 #include "TorchHeaders.h"
 #include "kevin/Build/FunctionDeclaration.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -52,7 +57,7 @@ bool mentions(const std::string &Text,
   return false;
 }
 
-/// The readable symbols of an `nm -g -C` table: (type letter, name).
+/// The symbols of an `nm -g` table: (type letter, mangled name).
 std::vector<std::pair<char, std::string>> symbolsOf(const std::string &Table) {
   std::vector<std::pair<char, std::string>> Symbols;
   std::istringstream In(Table);
@@ -69,11 +74,24 @@ std::vector<std::pair<char, std::string>> symbolsOf(const std::string &Table) {
   return Symbols;
 }
 
-bool inTorchNamespace(const std::string &Name) {
-  for (const char *Prefix : {"at::", "c10::", "torch::"})
-    if (Name.rfind(Prefix, 0) == 0)
-      return true;
-  return false;
+/// Whether the mangled Symbol is itself of at::, c10:: or torch:: (a
+/// function, a variable, a vtable or type info, a static local of theirs),
+/// rather than something else whose arguments, template arguments or result
+/// merely name their types: the demangled form puts a template function's
+/// result first, so only the mangled one tells the scope apart.
+bool inTorchNamespace(const std::string &Symbol) {
+  static const std::regex TorchScope(
+      "_Z(T[VISTHW]|GV)?Z?N[rVK]*[RO]?(2at|3c10|5torch).*");
+  return std::regex_match(Symbol, TorchScope);
+}
+
+/// Symbol demangled, for a message.
+std::string demangled(const std::string &Symbol) {
+  int Status = 0;
+  std::unique_ptr<char, void (*)(void *)> Name(
+      abi::__cxa_demangle(Symbol.c_str(), nullptr, nullptr, &Status),
+      std::free);
+  return Status == 0 && Name ? std::string(Name.get()) : Symbol;
 }
 
 } // namespace
@@ -115,15 +133,15 @@ std::string torchFacadeObjectProblem(const std::string &Object,
     return "";
   Step Symbols;
   std::string Table;
-  Symbols.Argv = {"nm", "-g", "-C", Object};
+  Symbols.Argv = {"nm", "-g", Object};
   runStep(Symbols, T, Options, Dir, &Table);
   if (!Symbols.Ok)
     return "nm cannot read it: " + Symbols.Output;
   for (const auto &[Type, Name] : symbolsOf(Table)) {
     if (Name.find("kevin_facade") != std::string::npos)
-      return "'" + Name + "' names a type of kevin's torch facade";
+      return "'" + demangled(Name) + "' names a type of kevin's torch facade";
     if (inTorchNamespace(Name))
-      return "'" + Name + "' is torch's" +
+      return "'" + demangled(Name) + "' is torch's" +
              (Type == 'U' ? " (referred to)" : " (defined)");
   }
   return "";

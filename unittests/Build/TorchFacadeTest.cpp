@@ -75,6 +75,13 @@ TEST(TorchFacadeTest, ObjectsThatOnlyPassTensorsLink) {
                       "Tensor(const Tensor &); ~Tensor(); }; }\n"
                       "int launch(at::Tensor x, long n) { return n; }\n"),
             "");
+  // A template function of another namespace whose result is a tensor: its
+  // demangled name starts with "at::Tensor", its scope is not torch's.
+  EXPECT_EQ(D.problem("namespace at { class Tensor { void *I; }; }\n"
+                      "namespace glue { template <typename T> T pass(T x) "
+                      "{ return x; }\n"
+                      "template at::Tensor pass(at::Tensor); }\n"),
+            "");
 }
 
 TEST(TorchFacadeTest, ObjectsNamingTheFacadesTypesAreRecompiled) {
@@ -97,6 +104,16 @@ TEST(TorchFacadeTest, ObjectsReachingTorchsOwnCodeAreRecompiled) {
       << Problem;
   Problem = D.problem("namespace c10 { void g(int) {} }\n");
   EXPECT_NE(Problem.find("(defined)"), std::string::npos) << Problem;
+  Problem = D.problem("namespace torch { struct S { int f() const; }; }\n"
+                      "int g(const torch::S &s) { return s.f(); }\n");
+  EXPECT_NE(Problem.find("'torch::S::f() const' is torch's (referred to)"),
+            std::string::npos)
+      << Problem;
+  Problem = D.problem("namespace at { struct T {}; T operator+(T, T); }\n"
+                      "at::T twice(at::T a) { return a + a; }\n");
+  EXPECT_NE(Problem.find("'at::operator+(at::T, at::T)' is torch's"),
+            std::string::npos)
+      << Problem;
 }
 
 namespace {
@@ -299,6 +316,11 @@ std::vector<torch::Tensor> pair(const torch::Tensor &x) {
   return {x, torch::zeros_like(x)};
 }
 torch::Tensor same(torch::Tensor x) { return x; }
+torch::Tensor affine(torch::Tensor x, torch::Tensor w, torch::Tensor b,
+                     double scale, int64_t threads) {
+  TORCH_CHECK(threads > 0, "threads must be positive");
+  return torch::full_like(x, scale * threads);
+}
 )";
 
 /// Python that checks the extension `facade_bound` as torch's own binding
@@ -313,6 +335,7 @@ assert torch.equal(ext.filled(x, 2.5), torch.full((4,), 2.5)), ext.filled(x, 2.5
 a, b = ext.pair(x)
 assert a is x and torch.equal(b, torch.zeros(4))
 assert ext.same(x) is x
+assert torch.equal(ext.affine(x, x, x, 0.5, 4), torch.full((4,), 2.0))
 try:
     ext.filled(torch.ones(2, 2), 1.0)
     raise SystemExit("no error")
@@ -346,7 +369,10 @@ TEST(TorchFacadeTest, TheFacadesBindingCallsFromPythonAsTorchsDoes) {
   ExtensionSpec Spec;
   Spec.Name = "facade_bound";
   Spec.CppSources = {BoundByTheFacade};
-  Spec.Functions = {{"filled", "filled"}, {"pair", "pair"}, {"same", "same"}};
+  Spec.Functions = {{"filled", "filled"},
+                    {"pair", "pair"},
+                    {"same", "same"},
+                    {"affine", "affine"}};
   std::optional<BindingSplitUnits> Split = splitBinding(
       Spec, writeTranslationUnits(Spec)[0], BoundByTheFacade + std::string("\n"));
   ASSERT_TRUE(Split);

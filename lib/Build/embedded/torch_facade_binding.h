@@ -38,13 +38,14 @@ public:
 } // namespace detail
 } // namespace pybind11
 
-namespace torch {
-/// F, whose errors (other than pybind11's own) become the Python
-/// exceptions torch's own translation gives, as torch's
-/// wrap_pybind_function does it.
-template <typename Result, typename... Args>
-KEVIN_FACADE_INLINE auto wrap_pybind_function(Result (*F)(Args...)) {
-  return [F](Args... A) -> Result {
+namespace kevin_torch_support {
+/// Calls F; its errors (other than pybind11's own) become the Python
+/// exceptions torch's own translation gives. A type of kevin's namespace,
+/// not a lambda of torch's: should the compiler keep the call out of line,
+/// its symbol names nothing of torch's (TorchFacade.cpp checks the objects).
+template <typename Result, typename... Args> struct ErrorTranslatingCall {
+  Result (*F)(Args...);
+  KEVIN_FACADE_INLINE Result operator()(Args... A) const {
     try {
       return F(std::forward<Args>(A)...);
     } catch (const pybind11::builtin_exception &) {
@@ -52,9 +53,19 @@ KEVIN_FACADE_INLINE auto wrap_pybind_function(Result (*F)(Args...)) {
     } catch (const pybind11::error_already_set &) {
       throw;
     } catch (...) {
-      kevin_torch_support::setPythonError(std::current_exception());
+      setPythonError(std::current_exception());
       throw pybind11::error_already_set();
     }
-  };
+  }
+};
+} // namespace kevin_torch_support
+
+namespace torch {
+/// F, whose errors become Python exceptions as torch's own
+/// wrap_pybind_function makes them.
+template <typename Result, typename... Args>
+KEVIN_FACADE_INLINE kevin_torch_support::ErrorTranslatingCall<Result, Args...>
+wrap_pybind_function(Result (*F)(Args...)) {
+  return {F};
 }
 } // namespace torch
