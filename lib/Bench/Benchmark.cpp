@@ -17,6 +17,7 @@
 #include "BenchmarkRuns.h"
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/Protocol.h"
+#include "kevin/Support/CudaArch.h"
 #include "kevin/Support/Device.h"
 #include "kevin/Support/FileSystem.h"
 
@@ -80,8 +81,9 @@ std::vector<std::string> workerArgv(const BenchOptions &O, const char *Mode,
                                     const std::string &Dir) {
   std::vector<std::string> Argv = {O.WorkerPath, Mode,     "--dir",
                                    Dir,          "--device", O.Device};
-  if (!O.CudaArch.empty())
-    Argv.insert(Argv.end(), {"--cuda-arch", O.CudaArch});
+  // A worker that knows its nvcc target makes no CUDA context to ask it.
+  if (std::string Arch = cudaArchOr(O.CudaArch); !Arch.empty())
+    Argv.insert(Argv.end(), {"--cuda-arch", Arch});
   if (!O.IsolateNetwork)
     Argv.push_back("--no-isolate-network");
   if (!O.UseNamespaces)

@@ -9,6 +9,7 @@
 #include "CandidateRun.h"
 #include "kevin/Exec/Protocol.h"
 #include "kevin/Support/Clock.h"
+#include "kevin/Support/CudaArch.h"
 #include "kevin/Support/FileSystem.h"
 
 #include <algorithm>
@@ -111,8 +112,9 @@ std::vector<std::string> candidateArgv(const JudgeOptions &Options,
       std::to_string(Options.BuildTimeoutSeconds),
       "--memory-limit",
       std::to_string(Options.MemoryLimitMiB)};
-  if (!Options.CudaArch.empty())
-    Argv.insert(Argv.end(), {"--cuda-arch", Options.CudaArch});
+  // A worker that knows its nvcc target makes no CUDA context to ask it.
+  if (std::string Arch = cudaArchOr(Options.CudaArch); !Arch.empty())
+    Argv.insert(Argv.end(), {"--cuda-arch", Arch});
   if (Options.BuildOnly)
     Argv.push_back("--build-only");
   if (!Options.IsolateNetwork)

@@ -135,6 +135,7 @@ PhaseEnd CandidateSession::prepare() {
   progress(Report.ProgressFd, "format");
   Prelude = startPython();
   Worker.State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
+  Worker.State.CudaArchPending = Options.CudaArch.empty();
   py::object Syntax = Prelude.attr("check_syntax")(Options.Candidate);
   if (!Syntax.is_none()) {
     Report.fail(Stage::Format, Outcome::FormatError,

@@ -106,9 +106,18 @@ TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch) {
     Tc.Nvcc = Tc.CudaHome + "/bin/nvcc";
   if (!Arch.empty())
     Tc.CudaArch = Arch;
-  else if (!T["cuda_arch"].get<std::string>().empty())
-    Tc.CudaArch = T["cuda_arch"].get<std::string>();
   return Tc;
+}
+
+void settleCudaArch(BuilderState &State) {
+  if (!State.CudaArchPending)
+    return;
+  State.CudaArchPending = false;
+  std::string Arch = py::module_::import("_kevin_prelude")
+                         .attr("cuda_arch")()
+                         .cast<std::string>();
+  if (!Arch.empty())
+    State.Toolchain.CudaArch = Arch;
 }
 
 py::object toPython(const at::Tensor &T) {

@@ -99,10 +99,6 @@ def toolchain():
         value = getattr(torch._C, "_PYBIND11_" + key, None)
         if value is not None:
             defines.append('-DPYBIND11_%s="%s"' % (key, value))
-    arch = ""
-    if torch.cuda.is_available():
-        major, minor = torch.cuda.get_device_capability()
-        arch = "sm_%d%d%s" % (major, minor, "a" if major >= 9 else "")
     return {
         "include_dirs": dirs,
         "python_include": sysconfig.get_path("include", scheme="posix_prefix") or "",
@@ -111,8 +107,17 @@ def toolchain():
         "cxx_abi": bool(torch._C._GLIBCXX_USE_CXX11_ABI),
         "pybind11_defines": defines,
         "cuda_home": cuda_home,
-        "cuda_arch": arch,
     }
+
+
+def cuda_arch():
+    """The nvcc target of the current CUDA device, "" without one. Asking
+    torch makes a CUDA context, so a worker asks only when its parent could
+    not tell (kevin/Support/CudaArch.h), and only once the device is held."""
+    if not torch.cuda.is_available():
+        return ""
+    major, minor = torch.cuda.get_device_capability()
+    return "sm_%d%d%s" % (major, minor, "a" if major >= 9 else "")
 
 
 def import_file(module_name, path):

@@ -9,6 +9,7 @@
 #include "kevin/Serve/WarmEngine.h"
 #include "kevin/Exec/WorkerProcess.h"
 #include "kevin/Exec/Zygote.h"
+#include "kevin/Support/CudaArch.h"
 #include "kevin/Support/Device.h"
 #include "kevin/Support/RecordFields.h"
 #include "kevin/Support/Subprocess.h"
@@ -127,8 +128,8 @@ void WarmEngine::prepareBuildCache() const {
   Run.Argv = {Options.Judge.WorkerPath, "prepare-build-cache", "--dir",
               Dir->path(), "--build-timeout",
               std::to_string(Options.Judge.BuildTimeoutSeconds)};
-  if (!Options.Judge.CudaArch.empty())
-    Run.Argv.insert(Run.Argv.end(), {"--cuda-arch", Options.Judge.CudaArch});
+  if (std::string Arch = cudaArchOr(Options.Judge.CudaArch); !Arch.empty())
+    Run.Argv.insert(Run.Argv.end(), {"--cuda-arch", Arch});
   Run.Environment = workerEnvironment(Dir->path(), Options.Judge.CacheDir);
   Run.WorkingDirectory = Dir->path();
   Run.MaxCaptureBytes = 64 * 1024;

@@ -40,6 +40,8 @@ using kevin::secondsSince;
 /// What kevin's load_inline replacement needs, and what it records.
 struct BuilderState {
   TorchToolchain Toolchain;
+  /// No --cuda-arch was given: settleCudaArch asks torch at the first build.
+  bool CudaArchPending = false;
   BuildOptions Options;
   std::string OriginPath; ///< The candidate as named in messages.
   std::string OriginText;
@@ -112,8 +114,13 @@ void startInterpreter();
 void preloadTorch();
 /// Starts the interpreter's trusted prelude (torch imported) and returns it.
 py::module_ startPython();
-/// The torch toolchain as the prelude reports it (nvcc target Arch if set).
+/// The torch toolchain as the prelude reports it, with nvcc target Arch if
+/// set (the builder's default otherwise); asks nothing of CUDA.
 TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
+/// When State's nvcc target is still to be asked of torch (no --cuda-arch),
+/// asks it: this makes the worker's CUDA context, so the build hook does it
+/// at the first build, where kevin-run and kevin-bench hold the device.
+void settleCudaArch(BuilderState &State);
 
 /// A tensor as a Python object, and a Python tensor as an at::Tensor.
 py::object toPython(const at::Tensor &T);
