@@ -19,6 +19,10 @@
 #   pool1r10, pool2r10  as rounds10 with one or two input sets per round:
 #              whether a round's speed depends on where its one set lies, or
 #              on the calls moving between sets,
+#   churn      one after another while another process allocates and frees
+#              8 GiB of device memory in a loop (no kernels, no device
+#              lock): what another process's context or allocations do to
+#              a kernel being timed,
 # and prints, per kernel and experiment, the speedup spread, the range of
 # the reference's and the candidate's kept medians, the widest spread of
 # one process's candidate rounds (its placements), and the range of the SM
@@ -31,7 +35,7 @@
 # BIN=build-base-src/build-gpu/bin TAG=-base (utils/gpu-placement.sh).
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
-#        (pool1, rounds10, fastest10, pool1r10 and pool2r10 on request)
+#        (pool1, rounds10, fastest10, pool1r10, pool2r10 and churn on request)
 #        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
 # EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
@@ -57,6 +61,7 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     fastest10) ARGS=(--bench-args=--rounds=10,--round-keep=fastest) ;;
     pool1r10) ARGS=(--bench-args=--pool=1,--rounds=10) ;;
     pool2r10) ARGS=(--bench-args=--pool=2,--rounds=10) ;;
+    churn) ARGS=(--sequential) ;;
     none) continue ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
@@ -64,9 +69,21 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
   rm -rf "${OUT:?}/$NAME"
   kevin_clear_stale_work_dirs bench reference
   mkdir -p "$OUT/$NAME"
+  CHURN=""
+  if [ "$EXPERIMENT" = churn ]; then
+    "$PYTHON" -c '
+import torch
+torch.cuda.init()
+while True:
+    block = torch.empty(8 << 30, dtype=torch.uint8, device="cuda")
+    del block
+    torch.cuda.empty_cache()
+' & CHURN=$!
+  fi
   timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "${BIN:-$ROOT/build-gpu/bin}" \
     --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
     echo "gpu-timing-causes: $NAME did not finish within ${LIMIT:-160} s" >&2
+  [ -n "$CHURN" ] && kill "$CHURN"
 done
 "$PYTHON" - "$OUT" <<'PY'
 # One row per kernel and experiment, from the repeats each wrote.

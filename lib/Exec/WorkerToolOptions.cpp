@@ -25,7 +25,8 @@ void WorkerToolOptions::addTo(CLI::App &App, const std::string &Tool) {
   App.add_option("--tolerance", ToleranceSpecs,
                  "per-dtype tolerance, dtype=atol,rtol (repeatable)");
   App.add_option("--cuda-arch", CudaArch,
-                 "nvcc target (default: the device's, else sm_90a)");
+                 "nvcc target (default: nvidia-smi's compute_cap, else the "
+                 "device's as torch reports it, else sm_90a)");
   App.add_flag("--no-isolate-network", NoIsolation,
                "do not give candidates their own network namespace");
   App.add_flag("--no-namespaces", NoNamespaces,
