@@ -79,11 +79,13 @@ while True:
     del block
     torch.cuda.empty_cache()
 ' & CHURN=$!
+    trap 'kill "$CHURN" 2>/dev/null' EXIT
+    sleep 15 # torch imported and the loop running before the first process
   fi
   timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "${BIN:-$ROOT/build-gpu/bin}" \
     --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
     echo "gpu-timing-causes: $NAME did not finish within ${LIMIT:-160} s" >&2
-  [ -n "$CHURN" ] && kill "$CHURN"
+  [ -n "$CHURN" ] && kill "$CHURN" && trap - EXIT
 done
 "$PYTHON" - "$OUT" <<'PY'
 # One row per kernel and experiment, from the repeats each wrote.

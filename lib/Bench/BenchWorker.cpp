@@ -374,7 +374,7 @@ bool CandidateWorker::setUp() {
   try {
     Prelude = startPython();
     State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
-    State.CudaArchPending = Options.CudaArch.empty();
+    askCudaArchUnlessGiven(State, Prelude, Options.CudaArch, Options.Device);
     Prelude.attr("install_builder")();
   } catch (py::error_already_set &E) {
     std::cerr << "kevin-worker: error: cannot start Python: " << E.what()

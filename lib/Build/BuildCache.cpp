@@ -28,6 +28,7 @@ std::string computeBuildKey(const ExtensionSpec &Spec,
   H.add(BuilderVersion).add(Spec.Name).add(CompilerIdentity);
   H.add(MinimalTypesHeader).add(LeanExtensionHeader).add(MinimalBindingHeader);
   H.add(TorchFacadeHeader).add(TorchFacadeSupportSource);
+  H.add(TorchFacadeBindingHeader).add(TorchFacadePythonSource);
   H.add(TorchDtypeNamesHeader);
   H.add(Toolchain.TorchVersion).add(Toolchain.CxxAbi ? "abi1" : "abi0");
   for (const TranslationUnit &U : writeTranslationUnits(Spec))

@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <regex>
+#include <string_view>
 #include <set>
 #include <sstream>
 
@@ -74,15 +74,61 @@ std::vector<std::pair<char, std::string>> symbolsOf(const std::string &Table) {
   return Symbols;
 }
 
+/// Drops Prefix from the front of S when S starts with it.
+bool consume(std::string_view &S, std::string_view Prefix) {
+  if (S.substr(0, Prefix.size()) != Prefix)
+    return false;
+  S.remove_prefix(Prefix.size());
+  return true;
+}
+
+/// Drops one call offset of a thunk's name (`h<number>_` or
+/// `v<number>_<number>_`, numbers with an optional `n` for negative).
+bool consumeCallOffset(std::string_view &S) {
+  auto Number = [&S] {
+    consume(S, "n");
+    size_t Digits = 0;
+    while (Digits < S.size() &&
+           std::isdigit(static_cast<unsigned char>(S[Digits])))
+      ++Digits;
+    S.remove_prefix(Digits);
+    return Digits > 0 && consume(S, "_");
+  };
+  if (consume(S, "h"))
+    return Number();
+  return consume(S, "v") && Number() && Number();
+}
+
 /// Whether the mangled Symbol is itself of at::, c10:: or torch:: (a
-/// function, a variable, a vtable or type info, a static local of theirs),
-/// rather than something else whose arguments, template arguments or result
-/// merely name their types: the demangled form puts a template function's
-/// result first, so only the mangled one tells the scope apart.
-bool inTorchNamespace(const std::string &Symbol) {
-  static const std::regex TorchScope(
-      "_Z(T[VISTHW]|GV)?Z?N[rVK]*[RO]?(2at|3c10|5torch).*");
-  return std::regex_match(Symbol, TorchScope);
+/// function, a variable, a vtable or type info, a thunk, a static local of
+/// theirs), rather than something else whose arguments, template arguments
+/// or result merely name their types: the demangled form puts a template
+/// function's result first, so only the mangled one tells the scope apart.
+/// Reads only the symbol's first few characters, whatever its length.
+bool inTorchNamespace(std::string_view S) {
+  if (!consume(S, "_Z"))
+    return false;
+  if (S.substr(0, 2) == "Th" || S.substr(0, 2) == "Tv") {
+    S.remove_prefix(1);
+    if (!consumeCallOffset(S))
+      return false;
+  } else if (consume(S, "Tc")) {
+    if (!consumeCallOffset(S) || !consumeCallOffset(S))
+      return false;
+  } else {
+    for (std::string_view Special :
+         {"TV", "TT", "TI", "TS", "TH", "TW", "TC", "GV", "GR", "GTt"})
+      if (consume(S, Special))
+        break;
+  }
+  while (consume(S, "Z"))
+    ;
+  if (!consume(S, "N"))
+    return false;
+  while (!S.empty() &&
+         std::string_view("rVKROH").find(S[0]) != std::string_view::npos)
+    S.remove_prefix(1);
+  return consume(S, "2at") || consume(S, "3c10") || consume(S, "5torch");
 }
 
 /// Symbol demangled, for a message.

@@ -1,9 +1,10 @@
 //===-- BuildCacheWorker.cpp - the build cache's shared objects, ahead ----===//
 //
-// `kevin-worker prepare-build-cache`: the worker's toolchain, as a
-// candidate worker would find it, and the objects its CUDA builds share,
-// made in the cache before the first build needs them (kevin serve and
-// kevin eval start it beside their zygote).
+// `kevin-worker prepare-build-cache`: the worker's toolchain (the nvcc
+// target its tool handed it; the support objects do not depend on it), and
+// the objects its CUDA builds share, made in the cache before the first
+// build needs them (kevin serve and kevin eval start it beside their
+// zygote).
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Build/Builder.h"

@@ -50,7 +50,8 @@ buildHook(const std::string &Name, const std::vector<std::string> &Cpp,
       Builder->KernelNamespaces.merge(declaredNamespaces(Source));
     }
   progress(Builder->ProgressFd, "build");
-  settleCudaArch(*Builder);
+  if (!Cuda.empty())
+    settleCudaArch(*Builder);
   Expected<BuildResult> R = [&] {
     py::gil_scoped_release Release;
     return buildExtension(Spec, Builder->Toolchain, Builder->Options);

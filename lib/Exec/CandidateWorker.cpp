@@ -135,7 +135,8 @@ PhaseEnd CandidateSession::prepare() {
   progress(Report.ProgressFd, "format");
   Prelude = startPython();
   Worker.State.Toolchain = toolchainFrom(Prelude, Options.CudaArch);
-  Worker.State.CudaArchPending = Options.CudaArch.empty();
+  askCudaArchUnlessGiven(Worker.State, Prelude, Options.CudaArch,
+                         Options.Device);
   py::object Syntax = Prelude.attr("check_syntax")(Options.Candidate);
   if (!Syntax.is_none()) {
     Report.fail(Stage::Format, Outcome::FormatError,

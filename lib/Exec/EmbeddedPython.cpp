@@ -11,6 +11,7 @@
 
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <iostream>
 #include <unistd.h>
 
 namespace kevin {
@@ -109,15 +110,30 @@ TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch) {
   return Tc;
 }
 
-void settleCudaArch(BuilderState &State) {
-  if (!State.CudaArchPending)
-    return;
-  State.CudaArchPending = false;
-  std::string Arch = py::module_::import("_kevin_prelude")
-                         .attr("cuda_arch")()
-                         .cast<std::string>();
+void askCudaArchUnlessGiven(BuilderState &State, py::module_ &Prelude,
+                            const std::string &Arch,
+                            const std::string &Device) {
   if (!Arch.empty())
-    State.Toolchain.CudaArch = Arch;
+    return;
+  State.AskCudaArch = [Ask = py::object(Prelude.attr("cuda_arch")), Device] {
+    return Ask(Device).cast<std::string>();
+  };
+}
+
+void settleCudaArch(BuilderState &State) {
+  if (!State.AskCudaArch)
+    return;
+  std::function<std::string()> Ask = std::move(State.AskCudaArch);
+  State.AskCudaArch = nullptr;
+  try {
+    std::string Arch = Ask();
+    if (!Arch.empty())
+      State.Toolchain.CudaArch = Arch;
+  } catch (py::error_already_set &E) {
+    std::cerr << "kevin-worker: warning: cannot ask torch for the device's "
+                 "nvcc target, building for "
+              << State.Toolchain.CudaArch << ": " << E.what() << "\n";
+  }
 }
 
 py::object toPython(const at::Tensor &T) {

@@ -110,13 +110,15 @@ def toolchain():
     }
 
 
-def cuda_arch():
-    """The nvcc target of the current CUDA device, "" without one. Asking
-    torch makes a CUDA context, so a worker asks only when its parent could
-    not tell (kevin/Support/CudaArch.h), and only once the device is held."""
+def cuda_arch(device):
+    """The nvcc target of device (the current CUDA device for "cpu"), ""
+    without one. Asking torch initialises CUDA in the worker, so a worker
+    asks only when its parent could not tell (kevin/Support/CudaArch.h), at
+    its first CUDA build."""
     if not torch.cuda.is_available():
         return ""
-    major, minor = torch.cuda.get_device_capability()
+    dev = torch.device(device) if device.startswith("cuda") else None
+    major, minor = torch.cuda.get_device_capability(dev)
     return "sm_%d%d%s" % (major, minor, "a" if major >= 9 else "")
 
 

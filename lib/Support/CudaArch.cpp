@@ -12,7 +12,7 @@
 namespace kevin {
 
 std::string cudaArchFromComputeCaps(const std::string &SmiOutput) {
-  static const std::regex Capability("\\s*([0-9]+)\\.([0-9])\\s*");
+  static const std::regex Capability("\\s*([0-9]{1,3})\\.([0-9])\\s*");
   std::string Arch;
   std::istringstream In(SmiOutput);
   for (std::string Line; std::getline(In, Line);) {
@@ -28,16 +28,18 @@ std::string cudaArchFromComputeCaps(const std::string &SmiOutput) {
   return Arch;
 }
 
+std::string cudaArchFromCommand(const std::vector<std::string> &Argv) {
+  SubprocessOptions Command;
+  Command.Argv = Argv;
+  Command.TimeoutSeconds = 20;
+  Expected<SubprocessResult> R = runSubprocess(Command);
+  return R && R->succeeded() ? cudaArchFromComputeCaps(R->Stdout)
+                             : std::string();
+}
+
 std::string machineCudaArch() {
-  static const std::string Arch = [] {
-    SubprocessOptions Smi;
-    Smi.Argv = {"nvidia-smi", "--query-gpu=compute_cap",
-                "--format=csv,noheader"};
-    Smi.TimeoutSeconds = 20;
-    Expected<SubprocessResult> R = runSubprocess(Smi);
-    return R && R->succeeded() ? cudaArchFromComputeCaps(R->Stdout)
-                               : std::string();
-  }();
+  static const std::string Arch = cudaArchFromCommand(
+      {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"});
   return Arch;
 }
 

@@ -114,6 +114,15 @@ TEST(TorchFacadeTest, ObjectsReachingTorchsOwnCodeAreRecompiled) {
   EXPECT_NE(Problem.find("'at::operator+(at::T, at::T)' is torch's"),
             std::string::npos)
       << Problem;
+  // Type info, and a static inside a lambda of an inline function of at::
+  // (three Z's ahead of its name), are torch's too.
+  Problem = D.problem("#include <typeinfo>\nnamespace at { struct B {}; }\n"
+                      "const std::type_info &t() { return typeid(at::B); }\n");
+  EXPECT_NE(Problem.find("typeinfo"), std::string::npos) << Problem;
+  Problem = D.problem("namespace at { inline int *counter() {\n"
+                      "  return [] { static int N = 0; return &N; }(); } }\n"
+                      "int *use() { return at::counter(); }\n");
+  EXPECT_NE(Problem.find("at::counter()::"), std::string::npos) << Problem;
 }
 
 namespace {

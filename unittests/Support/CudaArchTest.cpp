@@ -1,18 +1,12 @@
 //===-- CudaArchTest.cpp - the machine's nvcc target ----------------------===//
 //
-// nvidia-smi's capabilities read as nvcc targets, and the machine's asked of
-// a stand-in nvidia-smi first on PATH.
+// nvidia-smi's capabilities read as nvcc targets, and a stand-in for
+// nvidia-smi's query read through cudaArchFromCommand.
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Support/CudaArch.h"
 
 #include <gtest/gtest.h>
-
-#include <cstdlib>
-#include <fstream>
-#include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace kevin;
 
@@ -29,21 +23,18 @@ TEST(CudaArchTest, MixedOrUnreadableMachinesGiveNone) {
   EXPECT_EQ(cudaArchFromComputeCaps(""), "");
   EXPECT_EQ(cudaArchFromComputeCaps("[N/A]\n"), "");
   EXPECT_EQ(cudaArchFromComputeCaps("No devices were found\n"), "");
+  EXPECT_EQ(cudaArchFromComputeCaps("99999999999999999999.0\n"), "");
 }
 
-TEST(CudaArchTest, TheMachineIsAskedOfNvidiaSmi) {
-  char Template[] = "/tmp/kevin-cudaarch-XXXXXX";
-  ASSERT_NE(::mkdtemp(Template), nullptr);
-  std::string Dir = Template, Smi = Dir + "/nvidia-smi";
-  std::ofstream(Smi) << "#!/bin/sh\n"
-                        "[ \"$1\" = --query-gpu=compute_cap ] || exit 3\n"
-                        "printf '9.0\\n9.0\\n'\n";
-  ::chmod(Smi.c_str(), 0755);
-  std::string Path = Dir + ":" + std::getenv("PATH");
-  ::setenv("PATH", Path.c_str(), 1);
-  EXPECT_EQ(machineCudaArch(), "sm_90a");
-  EXPECT_EQ(cudaArchOr(""), "sm_90a");
+TEST(CudaArchTest, TheCommandsOutputIsRead) {
+  EXPECT_EQ(cudaArchFromCommand({"/bin/sh", "-c", "printf '7.5\\n7.5\\n'"}),
+            "sm_75");
+  // A failing command or a missing program tells nothing.
+  EXPECT_EQ(cudaArchFromCommand({"/bin/sh", "-c", "echo 7.5; exit 9"}), "");
+  EXPECT_EQ(cudaArchFromCommand({"/nonexistent/nvidia-smi"}), "");
+}
+
+TEST(CudaArchTest, AGivenTargetIsKept) {
   EXPECT_EQ(cudaArchOr("sm_80"), "sm_80");
-  ::unlink(Smi.c_str());
-  ::rmdir(Dir.c_str());
+  EXPECT_EQ(cudaArchOr(""), machineCudaArch());
 }

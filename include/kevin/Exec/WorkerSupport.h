@@ -21,6 +21,7 @@
 #include <pybind11/embed.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,8 +41,10 @@ using kevin::secondsSince;
 /// What kevin's load_inline replacement needs, and what it records.
 struct BuilderState {
   TorchToolchain Toolchain;
-  /// No --cuda-arch was given: settleCudaArch asks torch at the first build.
-  bool CudaArchPending = false;
+  /// The prelude's cuda_arch for the worker's device, taken at set-up when
+  /// no --cuda-arch was given: settleCudaArch asks it at the first CUDA
+  /// build.
+  std::function<std::string()> AskCudaArch;
   BuildOptions Options;
   std::string OriginPath; ///< The candidate as named in messages.
   std::string OriginText;
@@ -118,9 +121,15 @@ py::module_ startPython();
 /// set (the builder's default otherwise); asks nothing of CUDA.
 TorchToolchain toolchainFrom(py::module_ &Prelude, const std::string &Arch);
 /// When State's nvcc target is still to be asked of torch (no --cuda-arch),
-/// asks it: this makes the worker's CUDA context, so the build hook does it
-/// at the first build, where kevin-run and kevin-bench hold the device.
+/// asks it once: this initialises CUDA in the worker, so the build hook does
+/// it at the first CUDA build rather than at set-up. An error keeps the
+/// builder's default target (with a warning on stderr).
 void settleCudaArch(BuilderState &State);
+/// For a worker's set-up: State asks torch for the nvcc target of Device at
+/// its first CUDA build unless Arch (--cuda-arch) is given.
+void askCudaArchUnlessGiven(BuilderState &State, py::module_ &Prelude,
+                            const std::string &Arch,
+                            const std::string &Device);
 
 /// A tensor as a Python object, and a Python tensor as an at::Tensor.
 py::object toPython(const at::Tensor &T);

@@ -10,6 +10,7 @@
 #define KEVIN_SUPPORT_CUDAARCH_H
 
 #include <string>
+#include <vector>
 
 namespace kevin {
 
@@ -18,9 +19,15 @@ namespace kevin {
 /// extensions get it); empty unless every line names the same capability.
 std::string cudaArchFromComputeCaps(const std::string &SmiOutput);
 
-/// cudaArchFromComputeCaps of this machine's `nvidia-smi
+/// cudaArchFromComputeCaps of what the command Argv prints (nvidia-smi's
+/// query in machineCudaArch); empty when it cannot run or fails.
+std::string cudaArchFromCommand(const std::vector<std::string> &Argv);
+
+/// cudaArchFromCommand of this machine's `nvidia-smi
 /// --query-gpu=compute_cap`, asked once per process; empty without
-/// nvidia-smi or GPUs.
+/// nvidia-smi or GPUs. nvidia-smi lists every GPU whatever
+/// CUDA_VISIBLE_DEVICES says, so a machine of mixed GPUs gets none (its
+/// workers ask torch).
 std::string machineCudaArch();
 
 /// Arch when set, else machineCudaArch().
