@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kevin/Exec/WorkerSupport.h"
+#include "kevin/Support/CudaArch.h"
 
 #include <torch/csrc/autograd/python_variable.h>
 
@@ -115,8 +116,9 @@ void askCudaArchUnlessGiven(BuilderState &State, py::module_ &Prelude,
                             const std::string &Device) {
   if (!Arch.empty())
     return;
-  State.AskCudaArch = [Ask = py::object(Prelude.attr("cuda_arch")), Device] {
-    return Ask(Device).cast<std::string>();
+  State.AskCudaArch = [Ask = py::object(Prelude.attr("cuda_capability")),
+                       Device] {
+    return cudaArchFromComputeCaps(Ask(Device).cast<std::string>());
   };
 }
 

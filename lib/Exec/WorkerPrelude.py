@@ -110,16 +110,16 @@ def toolchain():
     }
 
 
-def cuda_arch(device):
-    """The nvcc target of device (the current CUDA device for "cpu"), ""
-    without one. Asking torch initialises CUDA in the worker, so a worker
-    asks only when its parent could not tell (kevin/Support/CudaArch.h), at
-    its first CUDA build."""
+def cuda_capability(device):
+    """The compute capability of device (the current CUDA device for
+    "cpu") as nvidia-smi writes it ("9.0"), "" without one. Asking torch
+    initialises CUDA in the worker, so a worker asks only when its parent
+    could not tell (kevin/Support/CudaArch.h), at its first CUDA build."""
     if not torch.cuda.is_available():
         return ""
     dev = torch.device(device) if device.startswith("cuda") else None
     major, minor = torch.cuda.get_device_capability(dev)
-    return "sm_%d%d%s" % (major, minor, "a" if major >= 9 else "")
+    return "%d.%d" % (major, minor)
 
 
 def import_file(module_name, path):

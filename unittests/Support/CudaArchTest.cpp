@@ -8,22 +8,26 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 using namespace kevin;
 
 TEST(CudaArchTest, CapabilitiesBecomeTargets) {
-  EXPECT_EQ(cudaArchFromComputeCaps("9.0\n"), "sm_90a");
-  EXPECT_EQ(cudaArchFromComputeCaps("9.0\n9.0\n"), "sm_90a");
-  EXPECT_EQ(cudaArchFromComputeCaps("8.6\n"), "sm_86");
-  EXPECT_EQ(cudaArchFromComputeCaps("10.0\n"), "sm_100a");
-  EXPECT_EQ(cudaArchFromComputeCaps(" 8.0 \n"), "sm_80");
-}
-
-TEST(CudaArchTest, MixedOrUnreadableMachinesGiveNone) {
-  EXPECT_EQ(cudaArchFromComputeCaps("9.0\n8.0\n"), "");
-  EXPECT_EQ(cudaArchFromComputeCaps(""), "");
-  EXPECT_EQ(cudaArchFromComputeCaps("[N/A]\n"), "");
-  EXPECT_EQ(cudaArchFromComputeCaps("No devices were found\n"), "");
-  EXPECT_EQ(cudaArchFromComputeCaps("99999999999999999999.0\n"), "");
+  // nvidia-smi's lines and the target they name; none for a machine of
+  // mixed GPUs or an output that is not a list of capabilities.
+  const std::pair<const char *, const char *> Cases[] = {
+      {"9.0\n", "sm_90a"},
+      {"9.0\n9.0\n", "sm_90a"},
+      {"8.6\n", "sm_86"},
+      {"10.0\n", "sm_100a"},
+      {" 8.0 \n", "sm_80"},
+      {"9.0\n8.0\n", ""},
+      {"", ""},
+      {"[N/A]\n", ""},
+      {"No devices were found\n", ""},
+      {"99999999999999999999.0\n", ""}};
+  for (const auto &[Output, Arch] : Cases)
+    EXPECT_EQ(cudaArchFromComputeCaps(Output), Arch) << Output;
 }
 
 TEST(CudaArchTest, TheCommandsOutputIsRead) {

@@ -41,9 +41,10 @@ using kevin::secondsSince;
 /// What kevin's load_inline replacement needs, and what it records.
 struct BuilderState {
   TorchToolchain Toolchain;
-  /// The prelude's cuda_arch for the worker's device, taken at set-up when
-  /// no --cuda-arch was given: settleCudaArch asks it at the first CUDA
-  /// build.
+  /// The nvcc target of the worker's device, from the prelude's
+  /// cuda_capability named as kevin/Support/CudaArch.h names nvidia-smi's;
+  /// set at set-up when no --cuda-arch was given, asked by settleCudaArch
+  /// at the first CUDA build.
   std::function<std::string()> AskCudaArch;
   BuildOptions Options;
   std::string OriginPath; ///< The candidate as named in messages.
