@@ -15,7 +15,9 @@
   4. with --probes N (and agree): N fresh processes per kernel time the reference and
      the candidate with do_bench and name the reference's GPU kernels (the
      profiler), which tells a per-process effect (algorithm choice, memory
-     placement) from kevin-bench's own spread;
+     placement) from kevin-bench's own spread; the agreement is then also
+     taken against the median of those N processes (a kernel whose speed
+     differs between processes has no one do_bench figure to agree with);
   5. serve: every kernel through a kevin serve on 127.0.0.1 (its warm
      worker times each reference once per task), two requests, a restart,
      a third request; each speedup against the kevin-bench median of 1.
@@ -244,7 +246,8 @@ def probe(task):
 
 
 def run_probes(task, count, log):
-    """count fresh processes of probe(task); prints their spread."""
+    """count fresh processes of probe(task); prints their spread and returns
+    their rows."""
     found = []
     for i in range(count):
         out = subprocess.run([sys.executable, os.path.abspath(__file__), "--bin", "-",
@@ -264,6 +267,12 @@ def run_probes(task, count, log):
         print("  probes %s: do_bench across processes: reference spread %.2f%%, candidate spread %.2f%%, "
               "%d kernel set(s)" % (task, 100 * (max(refs) / min(refs) - 1), 100 * (max(cands) / min(cands) - 1),
                                    len({tuple(r["reference_kernels"]) for r in found})))
+    return found
+
+
+def middle(values):
+    """The median of a non-empty list (the upper one of an even count)."""
+    return sorted(values)[len(values) // 2]
 
 
 def timing_rows(kernels, benched, args, agree, log):
@@ -282,8 +291,8 @@ def timing_rows(kernels, benched, args, agree, log):
             rows.append({"task": task, "ok": False})
             continue
         spread = max(speedups) / min(speedups) - 1
-        ref_kevin = sorted(b["reference"]["median_ms"] for b in benches)[len(benches) // 2]
-        cand_kevin = sorted(b["candidate"]["median_ms"] for b in benches)[len(benches) // 2]
+        ref_kevin = middle([b["reference"]["median_ms"] for b in benches])
+        cand_kevin = middle([b["candidate"]["median_ms"] for b in benches])
         rounds = " ".join("/".join("%.4g" % m for m in b["reference"].get("rounds_ms", [])) for b in benches)
         cand_db = ref_db = cand_agree = ref_agree = float("nan")
         if agree:
@@ -293,9 +302,18 @@ def timing_rows(kernels, benched, args, agree, log):
                 ref_agree = ref_kevin / ref_db - 1
             except Exception as err:  # report, keep going
                 print("  do_bench failed for %s: %s" % (task, err))
-        if args.probes:
-            run_probes(task, args.probes, log)
-        med = sorted(speedups)[len(speedups) // 2]
+        probes = run_probes(task, args.probes, log) if args.probes and agree else []
+        probed = {}
+        if probes:
+            probed = {"probes": len(probes),
+                      "probes_candidate_ms": middle([p["candidate_ms"] for p in probes]),
+                      "probes_reference_ms": middle([p["reference_ms"] for p in probes])}
+            probed["probes_candidate_agreement"] = cand_kevin / probed["probes_candidate_ms"] - 1
+            probed["probes_reference_agreement"] = ref_kevin / probed["probes_reference_ms"] - 1
+            print("  %s: kevin / median of %d do_bench processes - 1: candidate %+.2f%%, reference %+.2f%%" % (
+                task, len(probes), 100 * probed["probes_candidate_agreement"],
+                100 * probed["probes_reference_agreement"]))
+        med = middle(speedups)
         print("%-40s %9.3f %9.3f %9.3f %7.2f%% %10.4f %10.4f %+7.2f%% %+7.2f%%  %s" % (
             task, med, min(speedups), max(speedups), 100 * spread, cand_kevin, cand_db,
             100 * cand_agree, 100 * ref_agree, rounds), flush=True)
@@ -303,7 +321,7 @@ def timing_rows(kernels, benched, args, agree, log):
                      "spread": spread, "candidate_agreement": cand_agree,
                      "reference_agreement": ref_agree, "kevin_candidate_ms": cand_kevin,
                      "do_bench_candidate_ms": cand_db, "kevin_reference_ms": ref_kevin,
-                     "do_bench_reference_ms": ref_db})
+                     "do_bench_reference_ms": ref_db, **probed})
     return rows
 
 
@@ -373,6 +391,10 @@ def main():
         100 * worst_spread, len(good)))
     if "agree" in steps:
         print("agreement: worst |kevin/do_bench - 1| on candidates %.2f%% (goal <= 3%%)" % (100 * worst_agree))
+        probed = [abs(r["probes_candidate_agreement"]) for r in good if "probes_candidate_agreement" in r]
+        if probed:
+            print("agreement: worst |kevin/median of do_bench processes - 1| on candidates %.2f%%" % (
+                100 * max(probed)))
     if escapes_ok is not None:
         print("escapes: %s" % ("all caught" if escapes_ok else "SOME MISSED"))
     json.dump({"rows": rows, "escapes_caught": escapes_ok, "serve_worst": serve_worst},

@@ -23,6 +23,10 @@
 #              8 GiB of device memory in a loop (no kernels, no device
 #              lock): what another process's context or allocations do to
 #              a kernel being timed,
+#   smi        one after another while a loop asks nvidia-smi for the
+#              clocks ten times a second, as kevin-bench did once per
+#              candidate outside the device lock: whether a query of the
+#              driver disturbs a kernel being timed,
 # and prints, per kernel and experiment, the speedup spread, the range of
 # the reference's and the candidate's kept medians, the widest spread of
 # one process's candidate rounds (its placements), and the range of the SM
@@ -35,7 +39,7 @@
 # BIN=build-base-src/build-gpu/bin TAG=-base (utils/gpu-placement.sh).
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
-#        (pool1, rounds10, fastest10, pool1r10, pool2r10 and churn on request)
+#        (pool1, rounds10, fastest10, pool1r10, pool2r10, churn and smi on request)
 #        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
 # EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
@@ -61,7 +65,7 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     fastest10) ARGS=(--bench-args=--rounds=10,--round-keep=fastest) ;;
     pool1r10) ARGS=(--bench-args=--pool=1,--rounds=10) ;;
     pool2r10) ARGS=(--bench-args=--pool=2,--rounds=10) ;;
-    churn) ARGS=(--sequential) ;;
+    churn | smi) ARGS=(--sequential) ;;
     none) continue ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac
@@ -69,7 +73,7 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
   rm -rf "${OUT:?}/$NAME"
   kevin_clear_stale_work_dirs bench reference
   mkdir -p "$OUT/$NAME"
-  CHURN=""
+  BESIDE=""
   if [ "$EXPERIMENT" = churn ]; then
     "$PYTHON" -c '
 import torch
@@ -78,14 +82,20 @@ while True:
     block = torch.empty(8 << 30, dtype=torch.uint8, device="cuda")
     del block
     torch.cuda.empty_cache()
-' & CHURN=$!
-    trap 'kill "$CHURN" 2>/dev/null' EXIT
+' & BESIDE=$!
+    trap 'kill "$BESIDE" 2>/dev/null' EXIT
     sleep 15 # torch imported and the loop running before the first process
+  elif [ "$EXPERIMENT" = smi ]; then
+    while :; do
+      nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,driver_version --format=csv,noheader,nounits -i 0 > /dev/null
+      sleep 0.1
+    done & BESIDE=$!
+    trap 'kill "$BESIDE" 2>/dev/null' EXIT
   fi
   timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "${BIN:-$ROOT/build-gpu/bin}" \
     --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
     echo "gpu-timing-causes: $NAME did not finish within ${LIMIT:-160} s" >&2
-  [ -n "$CHURN" ] && kill "$CHURN" && trap - EXIT
+  [ -n "$BESIDE" ] && kill "$BESIDE" && trap - EXIT
 done
 "$PYTHON" - "$OUT" <<'PY'
 # One row per kernel and experiment, from the repeats each wrote.
