@@ -61,13 +61,16 @@ def kevin_bench(binary, task, candidate, extra=()):
     return json.loads(out.stdout.splitlines()[-1])["bench"]
 
 
+SOLUTIONS = os.path.join(SHARE, "solutions", "cuda")
+
+
 def solution_of(task):
-    return os.path.join(SHARE, "solutions", "cuda", task + ".py")
+    return os.path.join(SOLUTIONS, task + ".py")
 
 
 def all_kernels():
-    """Every bundled CUDA solution, as task ids."""
-    root = os.path.join(SHARE, "solutions", "cuda")
+    """Every candidate of SOLUTIONS (the bundled CUDA solutions), as task ids."""
+    root = SOLUTIONS
     return sorted(os.path.relpath(p, root)[:-3] for p in glob.glob(os.path.join(root, "*", "*.py")))
 
 
@@ -251,7 +254,8 @@ def run_probes(task, count, log):
     found = []
     for i in range(count):
         out = subprocess.run([sys.executable, os.path.abspath(__file__), "--bin", "-",
-                              "--probe", task], capture_output=True, text=True, timeout=300)
+                              "--solutions", SOLUTIONS, "--probe", task],
+                             capture_output=True, text=True, timeout=300)
         lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
         if not lines:
             print("  probe %s %d failed: %s" % (task, i, out.stderr[-500:]))
@@ -341,6 +345,7 @@ def check_escapes(binary, log):
 
 
 def main():
+    global SOLUTIONS
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True)
     parser.add_argument("--repeats", type=int, default=5)
@@ -363,8 +368,11 @@ def main():
                         help="processes that keep a core busy each while the repeats run")
     parser.add_argument("--probes", type=int, default=0,
                         help="fresh do_bench processes per kernel (see 4. above)")
+    parser.add_argument("--solutions", default=SOLUTIONS,
+                        help="the candidates, as DIR/<task id>.py (default: the bundled CUDA solutions)")
     parser.add_argument("--probe", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    SOLUTIONS = os.path.abspath(args.solutions)
     os.environ["KEVIN_TASK_PROFILE"] = "gpu"
     signal.signal(signal.SIGTERM, end_children)
     if args.probe:

@@ -23,6 +23,12 @@
 #              8 GiB of device memory in a loop (no kernels, no device
 #              lock): what another process's context or allocations do to
 #              a kernel being timed,
+#   free       one after another with --timing-cpu=none: the timing loops
+#              left to whatever CPU the system gives them, as before the
+#              timing CPU (against sequential, which holds them on one),
+#   nosync     one after another, each candidate without the lines that
+#              call torch.cuda.synchronize() (cumsum's forward waits for
+#              its kernel, so its time runs to the host's return),
 #   smi        one after another while a loop asks nvidia-smi for the
 #              clocks ten times a second, as kevin-bench did once per
 #              candidate outside the device lock: whether a query of the
@@ -39,7 +45,8 @@
 # BIN=build-base-src/build-gpu/bin TAG=-base (utils/gpu-placement.sh).
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
-#        (pool1, rounds10, fastest10, pool1r10, pool2r10, churn and smi on request)
+#        (pool1, rounds10, fastest10, pool1r10, pool2r10, churn, smi, free
+#        and nosync on request)
 #        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
 # EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
@@ -66,6 +73,14 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     pool1r10) ARGS=(--bench-args=--pool=1,--rounds=10) ;;
     pool2r10) ARGS=(--bench-args=--pool=2,--rounds=10) ;;
     churn | smi) ARGS=(--sequential) ;;
+    free) ARGS=(--sequential --bench-args=--timing-cpu=none) ;;
+    nosync)
+      ARGS=(--sequential --solutions "$OUT/nosync-solutions")
+      for KERNEL in ${KERNELS//,/ }; do
+        mkdir -p "$(dirname "$OUT/nosync-solutions/$KERNEL.py")"
+        grep -v '^[[:space:]]*torch\.cuda\.synchronize()' "$ROOT/share/kevin/solutions/cuda/$KERNEL.py" \
+          > "$OUT/nosync-solutions/$KERNEL.py"
+      done ;;
     none) continue ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
   esac

@@ -101,7 +101,8 @@ Json timingPlan(const BenchOptions &O) {
               {"cover_ms", O.CoverMs},
               {"rounds", Rounds},
               {"round_agreement", O.RoundAgreement},
-              {"round_keep", O.RoundKeep}};
+              {"round_keep", O.RoundKeep},
+              {"timing_cpu", O.TimingCpu}};
 }
 
 } // namespace
