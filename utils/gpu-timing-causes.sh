@@ -23,9 +23,6 @@
 #              8 GiB of device memory in a loop (no kernels, no device
 #              lock): what another process's context or allocations do to
 #              a kernel being timed,
-#   free       one after another with --timing-cpu=none: the timing loops
-#              left to whatever CPU the system gives them, as before the
-#              timing CPU (against sequential, which holds them on one),
 #   nosync     one after another, each candidate without the lines that
 #              call torch.cuda.synchronize() (cumsum's forward waits for
 #              its kernel, so its time runs to the host's return),
@@ -45,8 +42,8 @@
 # BIN=build-base-src/build-gpu/bin TAG=-base (utils/gpu-placement.sh).
 #
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
-#        (pool1, rounds10, fastest10, pool1r10, pool2r10, churn, smi, free
-#        and nosync on request)
+#        (pool1, rounds10, fastest10, pool1r10, pool2r10, churn, smi and
+#        nosync on request)
 #        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
 # EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
@@ -73,7 +70,6 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     pool1r10) ARGS=(--bench-args=--pool=1,--rounds=10) ;;
     pool2r10) ARGS=(--bench-args=--pool=2,--rounds=10) ;;
     churn | smi) ARGS=(--sequential) ;;
-    free) ARGS=(--sequential --bench-args=--timing-cpu=none) ;;
     nosync)
       ARGS=(--sequential --solutions "$OUT/nosync-solutions")
       for KERNEL in ${KERNELS//,/ }; do

@@ -101,8 +101,7 @@ Json timingPlan(const BenchOptions &O) {
               {"cover_ms", O.CoverMs},
               {"rounds", Rounds},
               {"round_agreement", O.RoundAgreement},
-              {"round_keep", O.RoundKeep},
-              {"timing_cpu", O.TimingCpu}};
+              {"round_keep", O.RoundKeep}};
 }
 
 } // namespace

@@ -65,8 +65,6 @@ public:
                                     Json &Environment);
 
   bool cuda() const { return Cuda; }
-  /// The PCI bus id of the timed CUDA device; empty on the CPU.
-  std::string pciBusId() const { return Runtime ? Runtime->pciBusId() : ""; }
   /// Calls before which persisting L2 had to be reset (some code set it up).
   unsigned persistingResets() const { return PersistingResets; }
 

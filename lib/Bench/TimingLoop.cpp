@@ -8,8 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "TimingLoop.h"
 #include "kevin/Support/Clock.h"
-#include "kevin/Support/CpuAffinity.h"
-#include "kevin/Support/Device.h"
 
 #include <torch/csrc/autograd/python_variable.h>
 
@@ -220,22 +218,6 @@ Json timeModel(CallTimer &Timer, py::module_ &Prelude, const py::object &Model,
                const std::vector<py::list> &Audits, const TimingPlan &Plan,
                const AuditSink &OnAudit, const std::string &Device) {
   Json Out;
-  // A CUDA device's timing loops run on one CPU, the same one in every
-  // process (kevin/Support/CpuAffinity.h). The CPU device's are left to the
-  // system: torch's threads made meanwhile would share that one CPU.
-  std::optional<int> Cpu;
-  if (Timer.cuda()) {
-    Expected<kevin::Device> Parsed = kevin::Device::parse(Device);
-    unsigned Ordinal = Parsed ? Parsed->index().value_or(0) : 0;
-    Expected<std::optional<int>> Chosen =
-        timingCpuOf(Plan.TimingCpu, Timer.pciBusId(), Ordinal);
-    if (Chosen)
-      Cpu = *Chosen;
-    else
-      Out["timing_cpu_error"] = Chosen.error().message();
-  }
-  PinnedThread Pin(Cpu);
-  Out["timing_cpu"] = Pin.pinned() ? Json(*Cpu) : Json(nullptr);
   Placement First{Model, Pool, py::none()};
   auto Start = SteadyClock::now();
   unsigned Warmups = warmUp(Timer, First.Model, First.Pool, Plan);

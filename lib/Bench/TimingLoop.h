@@ -43,9 +43,6 @@ struct TimingPlan {
   double SettleMs = 2;
   /// Rounds after the first time the model in a fresh placement.
   TimingRounds Rounds;
-  /// The CPU the timing loops of a CUDA device run on: "auto", "none" or a
-  /// number (timingCpuOf in kevin/Support/CpuAffinity.h).
-  std::string TimingCpu = "none";
 
   static TimingPlan from(const Json &J) {
     TimingPlan P;
@@ -61,7 +58,6 @@ struct TimingPlan {
     P.Rounds.MaxRounds = std::max<size_t>(J.value("rounds", size_t(1)), 1);
     P.Rounds.Agreement = J.value("round_agreement", 0.01);
     P.Rounds.KeepMedian = J.value("round_keep", std::string()) == "median";
-    P.TimingCpu = J.value("timing_cpu", std::string("none"));
     if (J.contains("audit_at"))
       for (const Json &A : J["audit_at"])
         P.AuditAt.push_back(A.get<size_t>());

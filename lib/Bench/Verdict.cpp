@@ -265,14 +265,12 @@ void Benchmarker::CandidateRun::judgeTiming(ReferenceRun &Ref,
       Timing.value("rounds_placement", Json::array());
   B["candidate"]["rounds_device"] =
       Timing.value("rounds_device", Json::array());
-  B["candidate"]["timing_cpu"] = Timing.value("timing_cpu", Json(nullptr));
   B["reference"] = summaryJson(Base.Summary);
   B["reference"]["rounds_ms"] = numbers(RefTiming, "rounds_ms");
   B["reference"]["rounds_placement"] =
       RefTiming.value("rounds_placement", Json::array());
   B["reference"]["rounds_device"] =
       RefTiming.value("rounds_device", Json::array());
-  B["reference"]["timing_cpu"] = RefTiming.value("timing_cpu", Json(nullptr));
   B["reference"]["uses"] = ReferenceUses;
   B["flags"] = Flags.Flags;
   B["warmups"] = Timing.value("warmups", 0u);

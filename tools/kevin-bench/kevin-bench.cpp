@@ -17,7 +17,6 @@
 #include "kevin/Exec/CandidateInput.h"
 #include "kevin/Exec/WorkerToolOptions.h"
 #include "kevin/Build/Builder.h"
-#include "kevin/Support/CpuAffinity.h"
 #include "kevin/Support/Error.h"
 #include "kevin/Support/FileSystem.h"
 #include "kevin/Support/Progress.h"
@@ -119,15 +118,6 @@ int main(int Argc, char **Argv) {
                  "ahead of each CUDA call, so that launch latency up to "
                  "that long is not timed (default 1; 0: one flush)")
       ->check(CLI::Range(0.0, 100.0));
-  App.add_option("--timing-cpu", Options.TimingCpu,
-                 "the CPU each side's timing loops run on, on a CUDA device: "
-                 "auto (the last of this process's CPUs local to the GPU), "
-                 "none (left to the system) or a CPU number (default auto)")
-      ->check([](const std::string &Choice) {
-        Expected<std::optional<int>> Cpu = timingCpuOf(
-            Choice == "auto" ? "none" : Choice, "", 0);
-        return Cpu ? std::string() : Cpu.error().message();
-      });
   App.add_option("--timeout", Options.TimeoutSeconds,
                  "seconds per worker process (default 600)");
   bool IgnoreCheck = false;

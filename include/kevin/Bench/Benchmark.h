@@ -88,13 +88,6 @@ struct BenchOptions {
   /// that the host's launch latency (which varies from process to process)
   /// is not timed unless it is longer.
   double CoverMs = DefaultLaunchCoverMs;
-  /// The CPU each side's timing loops run on, on a CUDA device: "auto" (the
-  /// last of this process's CPUs local to the GPU, one further down per
-  /// device ordinal), "none" (wherever the system runs them) or a CPU
-  /// number. A forward that waits for its kernels is timed up to its
-  /// return, which the waiting CPU's speed to wake moves from one process
-  /// to the next.
-  std::string TimingCpu = "auto";
   double TimeoutSeconds = 600;
   bool IsolateNetwork = true;
   /// False: candidates stay in kevin's namespaces.
