@@ -27,8 +27,8 @@
 #              call torch.cuda.synchronize() (cumsum's forward waits for
 #              its kernel, so its time runs to the host's return),
 #   smi        one after another while a loop asks nvidia-smi for the
-#              clocks ten times a second, as kevin-bench did once per
-#              candidate outside the device lock: whether a query of the
+#              clocks ten times a second (kevin-bench asks it once per
+#              candidate, outside the device lock): whether a query of the
 #              driver disturbs a kernel being timed,
 # and prints, per kernel and experiment, the speedup spread, the range of
 # the reference's and the candidate's kept medians, the widest spread of
