@@ -24,8 +24,10 @@
 #              lock): what another process's context or allocations do to
 #              a kernel being timed,
 #   nosync     one after another, each candidate without the lines that
-#              call torch.cuda.synchronize() (cumsum's forward waits for
-#              its kernel, so its time runs to the host's return),
+#              call torch.cuda.synchronize(): a forward that waits for its
+#              kernel is timed up to the host's return (SOLUTIONS=dir takes
+#              the candidates from dir/<task id>.py instead of the bundled
+#              ones, which no longer wait: cumsum's did until 0453a3c),
 #   smi        one after another while a loop asks nvidia-smi for the
 #              clocks ten times a second (kevin-bench asks it once per
 #              candidate, outside the device lock): whether a query of the
@@ -44,7 +46,7 @@
 # usage: OUT=dir [KERNELS=a,b,c] [EXPERIMENTS=together,nocover,sequential,loaded]
 #        (pool1, rounds10, fastest10, pool1r10, pool2r10, churn, smi and
 #        nosync on request)
-#        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] utils/gpu-timing-causes.sh
+#        [CPU_LOAD=16] [LIMIT=160] [BIN=dir TAG=name] [SOLUTIONS=dir] utils/gpu-timing-causes.sh
 # EXPERIMENTS=none runs none and prints the table of what OUT holds.
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -58,6 +60,7 @@ TMPDIR=$(kevin_fast_tmpdir)
 export TMPDIR
 mkdir -p "$OUT"
 EXPERIMENTS=${EXPERIMENTS:-together,nocover,sequential,loaded}
+SOLUTIONS=$(cd "${SOLUTIONS:-$ROOT/share/kevin/solutions/cuda}" && pwd)
 for EXPERIMENT in ${EXPERIMENTS//,/ }; do
   case $EXPERIMENT in
     together) ARGS=() ;;
@@ -74,7 +77,7 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
       ARGS=(--sequential --solutions "$OUT/nosync-solutions")
       for KERNEL in ${KERNELS//,/ }; do
         mkdir -p "$(dirname "$OUT/nosync-solutions/$KERNEL.py")"
-        grep -v '^[[:space:]]*torch\.cuda\.synchronize()' "$ROOT/share/kevin/solutions/cuda/$KERNEL.py" \
+        grep -v '^[[:space:]]*torch\.cuda\.synchronize()' "$SOLUTIONS/$KERNEL.py" \
           > "$OUT/nosync-solutions/$KERNEL.py"
       done ;;
     none) continue ;;
@@ -104,7 +107,7 @@ while True:
     trap 'kill "$BESIDE" 2>/dev/null' EXIT
   fi
   timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "${BIN:-$ROOT/build-gpu/bin}" \
-    --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
+    --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" --solutions "$SOLUTIONS" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
     echo "gpu-timing-causes: $NAME did not finish within ${LIMIT:-160} s" >&2
   [ -n "$BESIDE" ] && kill "$BESIDE" && trap - EXIT
 done
