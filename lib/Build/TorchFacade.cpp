@@ -360,6 +360,7 @@ bool bindsThroughTorchFacade(const std::string &Prototype) {
     return true;
   int Depth = 0;
   size_t TypeEnd = std::string::npos;
+  bool AfterComma = false; // `f(int a,)` names no last parameter
   for (size_t I = Begin; I <= Close; ++I) {
     const std::string &Tok = Tokens[I];
     if (I < Close && (Tok == "<" || Tok == "(" || Tok == "{"))
@@ -371,9 +372,10 @@ bool bindsThroughTorchFacade(const std::string &Prototype) {
       TypeEnd = I;
     else if (I == Close || (Tok == "," && Depth == 0)) {
       size_t End = TypeEnd == std::string::npos ? I : TypeEnd;
-      if (!(I == Close && I == Begin) &&
+      if (!(I == Close && I == Begin && !AfterComma) &&
           !BindableTypeReader(Tokens, Begin, End).wholeParameter())
         return false;
+      AfterComma = true;
       Begin = I + 1;
       TypeEnd = std::string::npos;
     }

@@ -306,7 +306,8 @@ TEST(TorchFacadeTest, TheBindingTakesTensorsNumbersAndContainersOfThem) {
         "torch::Tensor f(torch::Tensor x) noexcept",
         "torch::Tensor f(std::vector<torch::Tensor *> x)",
         "torch::Tensor f(at::IntArrayRef s)", "void *f(torch::Tensor x)",
-        "torch::Tensor f(torch::Tensor x, int n n)", "f(torch::Tensor x)"})
+        "torch::Tensor f(torch::Tensor x, int n n)", "f(torch::Tensor x)",
+        "torch::Tensor f(torch::Tensor x,)", "torch::Tensor f(,)"})
     EXPECT_FALSE(bindsThroughTorchFacade(Prototype)) << Prototype;
 }
 
