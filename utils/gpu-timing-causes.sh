@@ -23,9 +23,9 @@
 #              8 GiB of device memory in a loop (no kernels, no device
 #              lock): what another process's context or allocations do to
 #              a kernel being timed,
-#   nosync     one after another, each candidate without the lines that
-#              call torch.cuda.synchronize(): a forward that waits for its
-#              kernel is timed up to the host's return (SOLUTIONS=dir takes
+#   nosync     one after another, each candidate's torch.cuda.synchronize()
+#              calls that begin a line made `pass`: a forward that waits
+#              for its kernel is timed up to the host's return (SOLUTIONS=dir takes
 #              the candidates from dir/<task id>.py instead of the bundled
 #              ones, which no longer wait: cumsum's did until 0453a3c),
 #   smi        one after another while a loop asks nvidia-smi for the
@@ -60,7 +60,9 @@ TMPDIR=$(kevin_fast_tmpdir)
 export TMPDIR
 mkdir -p "$OUT"
 EXPERIMENTS=${EXPERIMENTS:-together,nocover,sequential,loaded}
-SOLUTIONS=$(cd "${SOLUTIONS:-$ROOT/share/kevin/solutions/cuda}" && pwd)
+SOLUTIONS_GIVEN=${SOLUTIONS:-$ROOT/share/kevin/solutions/cuda}
+SOLUTIONS=$(cd "$SOLUTIONS_GIVEN" && pwd) ||
+  { echo "gpu-timing-causes: no folder SOLUTIONS=$SOLUTIONS_GIVEN" >&2; exit 2; }
 for EXPERIMENT in ${EXPERIMENTS//,/ }; do
   case $EXPERIMENT in
     together) ARGS=() ;;
@@ -77,7 +79,7 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
       ARGS=(--sequential --solutions "$OUT/nosync-solutions")
       for KERNEL in ${KERNELS//,/ }; do
         mkdir -p "$(dirname "$OUT/nosync-solutions/$KERNEL.py")"
-        grep -v '^[[:space:]]*torch\.cuda\.synchronize()' "$SOLUTIONS/$KERNEL.py" \
+        sed -E 's/^([[:space:]]*)torch\.cuda\.synchronize\([^)]*\)/\1pass #/' "$SOLUTIONS/$KERNEL.py" \
           > "$OUT/nosync-solutions/$KERNEL.py"
       done ;;
     none) continue ;;
