@@ -70,8 +70,7 @@ def solution_of(task):
 
 def all_kernels():
     """Every candidate of SOLUTIONS (the bundled CUDA solutions), as task ids."""
-    root = SOLUTIONS
-    return sorted(os.path.relpath(p, root)[:-3] for p in glob.glob(os.path.join(root, "*", "*.py")))
+    return sorted(os.path.relpath(p, SOLUTIONS)[:-3] for p in glob.glob(os.path.join(SOLUTIONS, "*", "*.py")))
 
 
 CHILDREN = []

@@ -64,6 +64,7 @@ SOLUTIONS_GIVEN=${SOLUTIONS:-$ROOT/share/kevin/solutions/cuda}
 SOLUTIONS=$(cd "$SOLUTIONS_GIVEN" && pwd) ||
   { echo "gpu-timing-causes: no folder SOLUTIONS=$SOLUTIONS_GIVEN" >&2; exit 2; }
 for EXPERIMENT in ${EXPERIMENTS//,/ }; do
+  CANDIDATES=$SOLUTIONS
   case $EXPERIMENT in
     together) ARGS=() ;;
     sequential) ARGS=(--sequential) ;;
@@ -76,11 +77,12 @@ for EXPERIMENT in ${EXPERIMENTS//,/ }; do
     pool2r10) ARGS=(--bench-args=--pool=2,--rounds=10) ;;
     churn | smi) ARGS=(--sequential) ;;
     nosync)
-      ARGS=(--sequential --solutions "$OUT/nosync-solutions")
+      ARGS=(--sequential)
+      CANDIDATES=$OUT/nosync-solutions
       for KERNEL in ${KERNELS//,/ }; do
-        mkdir -p "$(dirname "$OUT/nosync-solutions/$KERNEL.py")"
+        mkdir -p "$(dirname "$CANDIDATES/$KERNEL.py")"
         sed -E 's/^([[:space:]]*)torch\.cuda\.synchronize\([^)]*\)/\1pass #/' "$SOLUTIONS/$KERNEL.py" \
-          > "$OUT/nosync-solutions/$KERNEL.py"
+          > "$CANDIDATES/$KERNEL.py"
       done ;;
     none) continue ;;
     *) echo "gpu-timing-causes: unknown experiment '$EXPERIMENT'" >&2; exit 2 ;;
@@ -109,7 +111,7 @@ while True:
     trap 'kill "$BESIDE" 2>/dev/null' EXIT
   fi
   timeout "${LIMIT:-160}" "$PYTHON" "$ROOT/utils/bench-timing.py" --bin "${BIN:-$ROOT/build-gpu/bin}" \
-    --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" --solutions "$SOLUTIONS" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
+    --kernels "$KERNELS" --steps repeat --out "$OUT/$NAME" --solutions "$CANDIDATES" "${ARGS[@]}" > "$OUT/$NAME/bench-timing.log" 2>&1 ||
     echo "gpu-timing-causes: $NAME did not finish within ${LIMIT:-160} s" >&2
   [ -n "$BESIDE" ] && kill "$BESIDE" && trap - EXIT
 done
